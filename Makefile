@@ -1,0 +1,42 @@
+# KernelArena: `make demo` and `make test` do all set-up on a fresh Debian/Ubuntu machine.
+JOBS ?= $(shell nproc)
+BUILD ?= build
+BUILD_SAN ?= build-asan
+
+.PHONY: all setup build demo test test-fast test-asan clean format tidy
+
+all: build
+
+setup: .setup.stamp
+.setup.stamp: scripts/setup.sh
+	@bash scripts/setup.sh
+	@touch $@
+
+$(BUILD)/Makefile: CMakeLists.txt tests/CMakeLists.txt | .setup.stamp
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+
+build: .setup.stamp $(BUILD)/Makefile
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	@bash scripts/demo.sh $(BUILD)
+
+# Every test, in the normal build and again under AddressSanitizer/UBSan.
+test: test-fast test-asan
+
+test-fast: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE gpu
+
+test-asan: .setup.stamp
+	cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=Debug -DARENA_SANITIZE=ON
+	cmake --build $(BUILD_SAN) -j $(JOBS)
+	cd $(BUILD_SAN) && ctest --output-on-failure -j $(JOBS) -LE gpu
+
+format:
+	clang-format -i $$(git ls-files 'src/*.cpp' 'src/*.hpp' 'tests/*.cpp' 'tests/*.hpp')
+
+tidy: build
+	clang-tidy -p $(BUILD) $$(git ls-files 'src/*.cpp')
+
+clean:
+	rm -rf $(BUILD) $(BUILD_SAN) .setup.stamp

@@ -1,0 +1,163 @@
+// arena tasks: list, show and check the tasks.
+
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "cli/context.hpp"
+#include "core/error.hpp"
+#include "core/signature.hpp"
+#include "core/subprocess.hpp"
+#include "core/task_catalog.hpp"
+#include "core/task_loader.hpp"
+#include "judge/judge.hpp"
+#include "judge/random.hpp"
+#include "judge/task_audit.hpp"
+#include "report/table.hpp"
+
+namespace arena::cli {
+namespace {
+
+struct TasksOptions {
+  std::string suite;
+  std::string name;
+  std::vector<std::string> names;
+};
+
+std::vector<std::string> ids_for(const TasksOptions& o, const std::filesystem::path& root) {
+  if (!o.suite.empty()) {
+    auto suites = load_suites(root);
+    auto it = suites.find(o.suite);
+    if (it == suites.end()) {
+      std::string known;
+      for (const auto& [k, v] : suites) known += (known.empty() ? "" : ", ") + k;
+      throw InputError("unknown suite '" + o.suite + "' (known: " + (known.empty() ? "none" : known) + ")");
+    }
+    return it->second;
+  }
+  return list_task_ids(root);
+}
+
+int run_list(const TasksOptions& o, const GlobalOptions& g) {
+  auto root = tasks_root(g.tasks_dir);
+  Table t({"task", "category", "visible shapes", "description"});
+  for (const auto& id : ids_for(o, root)) {
+    Task task = load_task(resolve_task(id, root));
+    t.add_row({task.id, task.category, std::to_string(task.visible.size()), task.description});
+  }
+  std::cout << t.render();
+  return kExitCorrect;
+}
+
+int run_show(const TasksOptions& o, const GlobalOptions& g) {
+  Task t = load_task(resolve_task(o.name, tasks_root(g.tasks_dir)));
+  std::cout << t.id << " (" << t.category << "): " << t.description << "\n\n"
+            << "signature:\n  " << signature_declaration(t, t.backend == "cuda" ? SignatureFlavor::kCuda : SignatureFlavor::kCpu)
+            << "\n\nparams:\n";
+  for (const auto& p : t.params)
+    std::cout << "  " << p.name << " in [" << p.min << ", " << p.max << "]"
+              << (p.multiple_of > 1 ? ", multiple of " + std::to_string(p.multiple_of) : "") << "\n";
+  for (const auto& c : t.constraints) std::cout << "  constraint: " << c.text() << "\n";
+  std::cout << "\ntensors:\n";
+  for (const auto& ts : t.tensors) {
+    std::string shape;
+    for (const auto& e : ts.shape) shape += (shape.empty() ? "" : ", ") + e.text();
+    std::cout << "  " << (ts.role == Role::kInput ? "in  " : "out ") << ts.name << ": " << dtype_name(ts.dtype) << "[" << shape << "]\n";
+  }
+  std::cout << "\ntolerance:";
+  for (const auto& [d, tol] : t.tolerance)
+    std::cout << "  " << dtype_name(d) << " atol " << tol.atol << " rtol " << tol.rtol;
+  if (t.tolerance_reduction) std::cout << "  (times sqrt(" << t.tolerance_reduction->text() << "))";
+  std::cout << "\nflops: " << t.flops.text() << "\nbytes: " << t.bytes.text() << "\n\nvisible shapes:\n";
+  for (const auto& s : t.visible) std::cout << "  " << s.label() << "\n";
+  std::cout << "\nheld-out: " << t.heldout.shapes.size() << " declared shapes, categories";
+  for (const auto& c : t.heldout.categories) std::cout << " " << c;
+  std::cout << "\nfiles: " << t.starter.filename().string() << " (starter), " << t.reference.filename().string()
+            << " (reference), " << t.baseline.filename().string() << " (baseline)\n";
+  return kExitCorrect;
+}
+
+// One task: every declared shape legal, tolerances sane, degenerate outputs rejected, and the
+// starter judged correct against the reference on every visible shape.
+std::vector<std::string> check_task(const std::string& id, const std::filesystem::path& root, const GlobalOptions& g) {
+  std::vector<std::string> problems;
+  Task t = load_task(resolve_task(id, root));
+  for (const auto& s : t.visible)
+    for (const auto& p : t.shape_problems(s)) problems.push_back("visible shape " + s.label() + ": " + p);
+  for (const auto& s : t.heldout.shapes) {
+    for (const auto& p : t.shape_problems(s)) problems.push_back("held-out shape " + s.label() + ": " + p);
+    for (const auto& v : t.visible)
+      if (v == s) problems.push_back("held-out shape " + s.label() + " is also visible");
+  }
+  for (const auto& p : audit_tolerances(t)) problems.push_back(p);
+  if (!problems.empty()) return problems;
+
+  auto backend = backend_for(t, g);
+  uint64_t seed = secret_seed();
+  for (const auto& s : t.visible)
+    for (const auto& p : audit_degenerate_outputs(t, *backend, s, seed)) problems.push_back(p);
+
+  JudgeOptions jo;
+  for (const auto& s : t.visible) jo.shapes.push_back({s, "visible"});
+  jo.seed = seed;
+  jo.timing = false;
+  Verdict v = judge_solution(t, *backend, t.starter.string(), read_file(t.starter), jo);
+  if (!v.compile.ok) problems.push_back("the starter does not compile:\n" + v.compile.log);
+  for (const auto& s : v.shapes)
+    if (!s.correct)
+      problems.push_back("the starter fails at " + s.shape.label() + ": " + std::string(failure_class_name(s.failure)) +
+                         ": " + s.message);
+  if (!v.internal_error.empty()) problems.push_back("internal error: " + v.internal_error);
+  return problems;
+}
+
+int run_check(const TasksOptions& o, const GlobalOptions& g) {
+  auto root = tasks_root(g.tasks_dir);
+  std::vector<std::string> ids = o.names.empty() ? ids_for(o, root) : o.names;
+  if (ids.empty()) throw InputError("no tasks found in " + root.string());
+  Table t({"task", "result", "seconds"});
+  int failed = 0;
+  std::string details;
+  for (const auto& id : ids) {
+    if (!g.quiet) std::cerr << "  .. checking " << id << "\n";
+    double start = now_seconds();
+    std::vector<std::string> problems;
+    try {
+      problems = check_task(id, root, g);
+    } catch (const InputError& e) {
+      problems.push_back(e.what());
+    }
+    t.add_row({id, problems.empty() ? "ok" : std::to_string(problems.size()) + " problem(s)",
+               format_number(now_seconds() - start, 2)});
+    if (!problems.empty()) ++failed;
+    for (const auto& p : problems) details += "  " + id + ": " + p + "\n";
+  }
+  std::cout << t.render() << details;
+  std::cout << (failed == 0 ? "all " + std::to_string(ids.size()) + " tasks are sound\n"
+                            : std::to_string(failed) + " of " + std::to_string(ids.size()) + " tasks have problems\n");
+  return failed == 0 ? kExitCorrect : kExitNotCorrect;
+}
+
+}  // namespace
+
+Runner add_tasks_command(CLI::App& app, const GlobalOptions& global) {
+  auto o = std::make_shared<TasksOptions>();
+  CLI::App* cmd = app.add_subcommand("tasks", "List, show and check tasks");
+  cmd->require_subcommand(1);
+  CLI::App* list = cmd->add_subcommand("list", "List the tasks (of a suite)");
+  list->add_option("--suite", o->suite, "Only the tasks of this suite (tasks/suites.yaml)");
+  CLI::App* show = cmd->add_subcommand("show", "Show one task: signature, params, tensors, shapes");
+  show->add_option("name", o->name, "Task name or directory")->required();
+  CLI::App* check = cmd->add_subcommand(
+      "check", "Prove tasks sound: legal shapes, sane tolerances, degenerate outputs rejected, starter == reference");
+  check->add_option("names", o->names, "Task names (default: all, or --suite)");
+  check->add_option("--suite", o->suite, "Check the tasks of this suite");
+  check->footer("Exit codes: 0 all sound, 1 some task has problems, 2 input error, 3 internal error.");
+  return [o, &global, list, show, check]() {
+    if (list->parsed()) return run_list(*o, global);
+    if (show->parsed()) return run_show(*o, global);
+    (void)check;
+    return run_check(*o, global);
+  };
+}
+
+}  // namespace arena::cli

@@ -1,0 +1,116 @@
+// The task model: one kernel problem as task.yaml describes it (docs/task-format.md).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/dtype.hpp"
+#include "core/expr.hpp"
+
+namespace arena {
+
+enum class Role { kInput, kOutput };
+
+// How input values are drawn. Every call also draws a random offset in [-offset, offset] and a
+// random scale in [1/scale, scale] per tensor, so constant or zero outputs cannot pass.
+struct Distribution {
+  enum class Kind { kUniform, kNormal, kInteger };
+  Kind kind = Kind::kUniform;
+  double low = -1;   // uniform and integer
+  double high = 1;
+  double mean = 0;   // normal
+  double stddev = 1;
+  double offset = 0.5;
+  double scale = 2.0;
+};
+
+struct TensorSpec {
+  std::string name;
+  DType dtype = DType::kFp32;
+  Role role = Role::kInput;
+  std::vector<Expr> shape;
+  Distribution distribution;
+};
+
+enum class ScalarType { kInt64, kInt32, kFloat, kDouble };
+
+struct ScalarSpec {
+  std::string name;
+  ScalarType type = ScalarType::kInt64;
+  Expr value;  // over the params; defaults to the param of the same name
+};
+
+struct ParamDomain {
+  std::string name;
+  int64_t min = 1;
+  int64_t max = int64_t{1} << 31;
+  int64_t multiple_of = 1;
+};
+
+struct Tolerance {
+  double atol = 0;
+  double rtol = 0;
+};
+
+// One point of the parameter space: a value for every param.
+struct Shape {
+  std::map<std::string, int64_t> params;
+  std::string label() const;  // "M=256 N=256 K=129"
+  bool operator==(const Shape&) const = default;
+};
+
+// Rules for shapes the agent never sees. Stored now; the generator comes with issue 5.
+struct HeldoutRules {
+  std::vector<std::string> categories;
+  std::vector<Shape> shapes;  // declared production-realistic shapes
+  int64_t count = 0;
+};
+
+struct Limits {
+  int64_t memory_bytes = int64_t{2} << 30;  // all tensors of one shape together
+  double timeout_s = 10;                    // one call of the solution
+};
+
+struct Task {
+  std::string id;  // "<backend>/<name>", e.g. "cpu/sgemm_f32"
+  std::string name;
+  std::string backend;
+  std::string category;
+  std::string description;
+  std::filesystem::path dir;
+  std::filesystem::path file;  // task.yaml
+
+  std::string entry;
+  std::vector<ParamDomain> params;
+  std::vector<Expr> constraints;
+  std::vector<TensorSpec> tensors;  // inputs first, then outputs: the argument order
+  std::vector<ScalarSpec> scalars;  // after the tensors, in this order
+  std::map<DType, Tolerance> tolerance;
+  std::optional<Expr> tolerance_reduction;  // atol and rtol scale with sqrt of this
+  Expr flops;
+  Expr bytes;
+  std::vector<Shape> visible;
+  HeldoutRules heldout;
+  Limits limits;
+  std::filesystem::path reference;
+  std::filesystem::path starter;
+  std::filesystem::path baseline;
+  std::vector<std::string> libraries;
+
+  Bindings bind(const Shape& shape) const;
+  std::vector<int64_t> dims(const TensorSpec& t, const Shape& shape) const;
+  int64_t elements(const TensorSpec& t, const Shape& shape) const;
+  int64_t bytes_of(const TensorSpec& t, const Shape& shape) const;
+  int64_t total_bytes(const Shape& shape) const;
+  // Problems with this shape (outside a domain, constraint false, over the memory cap); empty
+  // when the shape is legal.
+  std::vector<std::string> shape_problems(const Shape& shape) const;
+  // The tolerance for an output tensor at this shape, reduction scaling applied.
+  Tolerance tolerance_for(const TensorSpec& t, const Shape& shape) const;
+};
+
+}  // namespace arena

@@ -1,0 +1,39 @@
+// What the judge needs from a backend (cpu, cuda): compile a solution, start a runner for it,
+// and describe the device. Everything else in the judge is backend-neutral.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "core/task.hpp"
+#include "judge/compile_cache.hpp"
+#include "judge/runner_client.hpp"
+
+namespace arena {
+
+struct BackendOptions {
+  std::filesystem::path cache_dir;   // compile cache root
+  std::filesystem::path runner_dir;  // where the runner executables are
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+  // Compiles one solution source for `task`. `source_name` appears in compiler messages.
+  virtual CompileResult compile(const Task& task, const std::string& source) const = 0;
+  // How to start a runner for a compiled library, sized for `task`'s largest shape of `bytes`.
+  virtual RunnerSpec runner(const std::filesystem::path& library, int64_t region_bytes) const = 0;
+  // Facts about the device for the verdict: name, cores, cache sizes, compiler...
+  virtual std::map<std::string, std::string> device() const = 0;
+  // Peak rates for the roofline floor; 0 where unknown.
+  virtual double peak_gflops() const { return 0; }
+  virtual double peak_gbytes_per_s() const { return 0; }
+};
+
+// When a compile log shows the classic signature mistakes, a sentence that says what to fix.
+std::string compile_hint(const Task& task, const std::string& log, const std::string& declaration);
+
+}  // namespace arena

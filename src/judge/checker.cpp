@@ -1,0 +1,107 @@
+#include "judge/checker.hpp"
+
+#include <cmath>
+#include <cstring>
+
+namespace arena {
+namespace {
+
+// An element passes when both are the same NaN/Inf class, or when the difference is in bounds.
+bool within(double got, double expected, const Tolerance& tol, double* bound) {
+  *bound = tol.atol + tol.rtol * std::fabs(expected);
+  if (std::isnan(expected)) return std::isnan(got);
+  if (std::isinf(expected)) return got == expected;
+  if (!std::isfinite(got)) return false;
+  return std::fabs(got - expected) <= *bound;
+}
+
+// True when coordinate c of a dimension of size d lies in its last partial 32-wide tile, or is
+// its last index: the places a kernel without bounds handling gets wrong.
+bool in_tail(int64_t c, int64_t d) {
+  int64_t full = d / 32 * 32;
+  return (full != d && c >= full) || c == d - 1;
+}
+
+}  // namespace
+
+std::vector<int64_t> unravel(int64_t index, const std::vector<int64_t>& dims) {
+  std::vector<int64_t> c(dims.size(), 0);
+  for (size_t k = dims.size(); k-- > 0;) {
+    if (dims[k] == 0) break;
+    c[k] = index % dims[k];
+    index /= dims[k];
+  }
+  return c;
+}
+
+OutputCheck check_output(const TensorSpec& spec, const std::vector<int64_t>& dims, const void* got,
+                         const void* expected, const Tolerance& tol, const Poison& poison) {
+  OutputCheck r;
+  r.tensor = spec.name;
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  r.elements = n;
+  bool all_tail = true;
+  bool all_zero = true;
+  bool all_same = true;
+  double first_value = n > 0 ? load_element(spec.dtype, got, 0) : 0;
+  for (int64_t i = 0; i < n; ++i) {
+    auto u = static_cast<size_t>(i);
+    double g = load_element(spec.dtype, got, u);
+    double e = load_element(spec.dtype, expected, u);
+    if (g != 0) all_zero = false;
+    if (!(g == first_value || (std::isnan(g) && std::isnan(first_value)))) all_same = false;
+    double bound = 0;
+    if (within(g, e, tol, &bound)) continue;
+    ++r.mismatches;
+    bool unwritten = is_poison(poison, got, u);
+    if (unwritten) ++r.unwritten;
+    if (!unwritten && !std::isfinite(g) && std::isfinite(e)) ++r.non_finite;
+    if (std::isfinite(g) && std::isfinite(e)) {
+      double abs = std::fabs(g - e);
+      r.max_abs_error = std::max(r.max_abs_error, abs);
+      if (e != 0) r.max_rel_error = std::max(r.max_rel_error, abs / std::fabs(e));
+    }
+    std::vector<int64_t> coords = unravel(i, dims);
+    if (all_tail) {
+      bool tail = false;
+      for (size_t k = 0; k < dims.size(); ++k) tail = tail || in_tail(coords[k], dims[k]);
+      all_tail = tail;
+    }
+    if (!r.first) r.first = Mismatch{i, coords, g, e, bound, unwritten};
+  }
+  if (r.mismatches > 0) {
+    r.where = r.mismatches * 2 > n ? "everywhere" : (all_tail ? "tail" : "interior");
+    if (r.unwritten == n) {
+      r.pattern = "unwritten";
+    } else if (all_zero) {
+      r.pattern = "zeros";
+    } else if (all_same) {
+      r.pattern = "constant";
+    }
+  }
+  return r;
+}
+
+Difference compare_runs(const TensorSpec& spec, const std::vector<int64_t>& dims, const void* a,
+                        const void* b, const Tolerance& tol) {
+  Difference d;
+  int64_t n = 1;
+  for (int64_t x : dims) n *= x;
+  size_t size = dtype_size(spec.dtype);
+  for (int64_t i = 0; i < n; ++i) {
+    auto u = static_cast<size_t>(i);
+    if (std::memcmp(static_cast<const char*>(a) + u * size, static_cast<const char*>(b) + u * size, size) == 0)
+      continue;
+    ++d.bitwise;
+    double x = load_element(spec.dtype, a, u);
+    double y = load_element(spec.dtype, b, u);
+    double bound = 0;
+    if (within(y, x, tol, &bound)) continue;
+    ++d.differing;
+    if (!d.first) d.first = Mismatch{i, unravel(i, dims), y, x, bound, false};
+  }
+  return d;
+}
+
+}  // namespace arena

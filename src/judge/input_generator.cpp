@@ -1,0 +1,50 @@
+#include "judge/input_generator.hpp"
+
+#include <cmath>
+
+#include "judge/random.hpp"
+
+namespace arena {
+
+std::vector<HostBuffer> generate_inputs(const Task& task, const Shape& shape, uint64_t seed) {
+  std::vector<HostBuffer> out;
+  uint64_t stream = 0;
+  for (const auto& t : task.tensors) {
+    if (t.role != Role::kInput) continue;
+    int64_t n = task.elements(t, shape);
+    HostBuffer buf(static_cast<size_t>(n) * dtype_size(t.dtype));
+    const Distribution& d = t.distribution;
+    uint64_t key = stream_key(seed, stream++);
+    // Per-call offset and scale (element indices -1 and -2 of the tensor's stream).
+    double offset = d.offset * (2 * random_unit(key, ~0ull) - 1);
+    double log_scale = std::log(d.scale) * (2 * random_unit(key, ~0ull - 1) - 1);
+    double scale = std::exp(log_scale);
+    for (int64_t i = 0; i < n; ++i) {
+      auto u = static_cast<uint64_t>(i);
+      double v = 0;
+      switch (d.kind) {
+        case Distribution::Kind::kUniform:
+          v = offset + scale * (d.low + (d.high - d.low) * random_unit(key, u));
+          break;
+        case Distribution::Kind::kNormal: {
+          // Box-Muller from two independent uniforms of this element.
+          double u1 = 1.0 - random_unit(key, 2 * u);
+          double u2 = random_unit(key, 2 * u + 1);
+          double z = std::sqrt(-2 * std::log(u1)) * std::cos(2 * M_PI * u2);
+          v = offset + scale * (d.mean + d.stddev * z);
+          break;
+        }
+        case Distribution::Kind::kInteger: {
+          auto span = static_cast<uint64_t>(d.high - d.low + 1);
+          v = d.low + static_cast<double>(random_bits(key, u) % span);
+          break;
+        }
+      }
+      store_element(t.dtype, buf.data(), static_cast<size_t>(i), v);
+    }
+    out.push_back(std::move(buf));
+  }
+  return out;
+}
+
+}  // namespace arena

@@ -1,0 +1,353 @@
+#include "judge/judge.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "core/sha256.hpp"
+#include "core/subprocess.hpp"
+#include "judge/checker.hpp"
+#include "judge/input_generator.hpp"
+#include "judge/lane.hpp"
+#include "judge/random.hpp"
+#include "judge/timing_loop.hpp"
+
+namespace arena {
+namespace {
+
+std::string fmt_number(double v) {
+  std::ostringstream s;
+  s.precision(7);
+  s << v;
+  return s.str();
+}
+
+std::string coords_text(const std::vector<int64_t>& c) {
+  std::string s = "[";
+  for (size_t i = 0; i < c.size(); ++i) s += (i ? ", " : "") + std::to_string(c[i]);
+  return s + "]";
+}
+
+std::string describe_mismatch(const OutputCheck& c) {
+  std::string s = c.tensor;
+  if (c.first) {
+    const Mismatch& m = *c.first;
+    s += coords_text(m.coords) + " (flat index " + std::to_string(m.index) + ") is " +
+         (m.unwritten ? "unwritten (still the poison value)" : fmt_number(m.got)) + ", expected " +
+         fmt_number(m.expected) + " (allowed error " + fmt_number(m.bound) + ")";
+  }
+  s += "; " + std::to_string(c.mismatches) + " of " + std::to_string(c.elements) + " elements wrong";
+  if (!c.where.empty()) s += ", " + c.where;
+  if (c.pattern == "unwritten") s += "; the output was never written";
+  if (c.pattern == "zeros") s += "; the output is all zeros";
+  if (c.pattern == "constant") s += "; the output is one constant value";
+  if (c.unwritten > 0 && c.pattern != "unwritten")
+    s += "; " + std::to_string(c.unwritten) + " elements were never written";
+  return s;
+}
+
+FailureClass class_of(const CallOutcome& o) {
+  switch (o.kind) {
+    case CallOutcome::Kind::kTimeout:
+      return FailureClass::kTimeout;
+    case CallOutcome::Kind::kOom:
+      return FailureClass::kOom;
+    default:
+      return FailureClass::kCrash;
+  }
+}
+
+class Judge {
+ public:
+  Judge(const Task& task, const Backend& backend, const JudgeOptions& options, Verdict& verdict)
+      : task_(task), backend_(backend), options_(options), v_(verdict) {}
+
+  void run(const std::string& source) {
+    double t0 = now_seconds();
+    progress("compiling the solution");
+    CompileResult c = backend_.compile(task_, source);
+    v_.compile = {c.ok, c.cached, c.seconds, c.key, c.command, c.log};
+    v_.seconds["compile"] = now_seconds() - t0;
+    if (!c.ok) return;
+
+    double t1 = now_seconds();
+    std::filesystem::path reference = compile_trusted(task_.reference, "reference");
+    std::filesystem::path baseline;
+    if (options_.timing) baseline = compile_trusted(task_.baseline, "baseline");
+    v_.seconds["compile_reference_and_baseline"] = now_seconds() - t1;
+
+    int64_t max_region = 0;
+    for (const auto& js : options_.shapes) {
+      std::vector<size_t> bytes;
+      for (const auto& t : task_.tensors) bytes.push_back(static_cast<size_t>(task_.bytes_of(t, js.shape)));
+      max_region = std::max<int64_t>(max_region, static_cast<int64_t>(make_layout(bytes).total_bytes));
+    }
+    reference_ = std::make_unique<Lane>(backend_, task_, reference, max_region);
+    candidate_ = std::make_unique<Lane>(backend_, task_, c.library, max_region);
+    if (options_.timing) baseline_ = std::make_unique<Lane>(backend_, task_, baseline, max_region);
+
+    for (size_t i = 0; i < options_.shapes.size(); ++i) {
+      progress("shape " + std::to_string(i + 1) + "/" + std::to_string(options_.shapes.size()) + ": " +
+               options_.shapes[i].shape.label());
+      v_.shapes.push_back(judge_shape(i, options_.shapes[i]));
+    }
+    double starts = reference_->runner_start_seconds() + candidate_->runner_start_seconds() +
+                    (baseline_ ? baseline_->runner_start_seconds() : 0);
+    v_.seconds["runner_start"] = starts;
+  }
+
+ private:
+  void progress(const std::string& line) const {
+    if (options_.progress) options_.progress(line);
+  }
+
+  double timeout() const { return options_.timeout_s > 0 ? options_.timeout_s : task_.limits.timeout_s; }
+
+  void add_seconds(const char* what, double since) { v_.seconds[what] += now_seconds() - since; }
+
+  std::filesystem::path compile_trusted(const std::filesystem::path& file, const std::string& role) {
+    CompileResult r = backend_.compile(task_, read_file(file));
+    if (!r.ok)
+      throw InputError(file.string() + ": the task's " + role + " does not compile; fix the task:\n" + r.log);
+    return r.library;
+  }
+
+  static ShapeVerdict fail(ShapeVerdict sv, FailureClass c, std::string message) {
+    sv.correct = false;
+    sv.failure = c;
+    sv.message = std::move(message);
+    return sv;
+  }
+
+  ShapeVerdict judge_shape(size_t index, const JudgedShape& js) {
+    ShapeVerdict sv;
+    sv.shape = js.shape;
+    sv.set = js.set;
+    const Shape& shape = js.shape;
+
+    double t = now_seconds();
+    std::string err = reference_->prepare(shape);
+    if (!err.empty()) return fail(sv, FailureClass::kReferenceError, "the reference's runner failed to start: " + err);
+    err = candidate_->prepare(shape);
+    add_seconds("runner_start", t);
+    if (!err.empty()) return fail(sv, FailureClass::kCrash, "the solution failed to load: " + err);
+
+    std::vector<HostBuffer> last_inputs;
+    std::vector<HostBuffer> expected;  // reference outputs for last_inputs, by tensor index
+    std::vector<HostBuffer> verified;  // the candidate's checked outputs for last_inputs
+    for (int s = 0; s < std::max(2, options_.seeds_per_shape); ++s) {
+      uint64_t seed = stream_key(options_.seed, index * 64 + static_cast<uint64_t>(s));
+      sv.seeds.push_back(seed);
+      t = now_seconds();
+      std::vector<HostBuffer> inputs = generate_inputs(task_, shape, seed);
+      add_seconds("inputs", t);
+
+      t = now_seconds();
+      reference_->write_inputs(inputs);
+      reference_->poison_outputs(seed);
+      CallOutcome ro = reference_->call(timeout() * 10);
+      add_seconds("reference", t);
+      if (ro.kind != CallOutcome::Kind::kOk)
+        return fail(sv, FailureClass::kReferenceError, "the task's reference failed: " + ro.message);
+      expected.assign(task_.tensors.size(), {});
+      for (size_t i = 0; i < task_.tensors.size(); ++i)
+        if (task_.tensors[i].role == Role::kOutput) expected[i] = reference_->copy_tensor(i);
+
+      // The first seed runs twice on the same inputs: the determinism check.
+      int runs = s == 0 ? 2 : 1;
+      std::vector<OutputCheck> first_checks;
+      std::vector<HostBuffer> first_outputs;
+      for (int run = 0; run < runs; ++run) {
+        candidate_->write_inputs(inputs);
+        candidate_->poison_outputs(seed + static_cast<uint64_t>(run));
+        candidate_->arm_guards(stream_key(seed, 1000 + static_cast<uint64_t>(run)));
+        CallOutcome o = candidate_->call(timeout());
+        if (o.kind != CallOutcome::Kind::kOk) return fail(sv, class_of(o), o.message);
+
+        t = now_seconds();
+        if (auto g = candidate_->check_guards()) {
+          const auto& spec = task_.tensors[g->slot];
+          size_t elem = g->byte_distance / dtype_size(spec.dtype);
+          std::string where = g->after ? "element " + std::to_string(elem) + " past the end of '" + spec.name + "'"
+                                       : "before the start of '" + spec.name + "' (" + std::to_string(g->byte_distance) + " bytes)";
+          return fail(sv, FailureClass::kOutOfBounds, "the solution wrote " + where + " (guard bytes changed)");
+        }
+        if (auto changed = candidate_->changed_input(inputs))
+          return fail(sv, FailureClass::kInputMutated,
+                      "the solution changed its input '" + task_.tensors[*changed].name + "'; inputs are read-only");
+        if (run == 0) {
+          for (size_t i = 0; i < task_.tensors.size(); ++i) {
+            const auto& spec = task_.tensors[i];
+            if (spec.role != Role::kOutput) continue;
+            first_checks.push_back(check_output(spec, candidate_->dims()[i], candidate_->tensor(i), expected[i].data(),
+                                                task_.tolerance_for(spec, shape), candidate_->poison(i)));
+            first_outputs.push_back(candidate_->copy_tensor(i));
+          }
+        } else {
+          size_t k = 0;
+          for (size_t i = 0; i < task_.tensors.size(); ++i) {
+            const auto& spec = task_.tensors[i];
+            if (spec.role != Role::kOutput) continue;
+            Difference d = compare_runs(spec, candidate_->dims()[i], first_outputs[k++].data(),
+                                        candidate_->tensor(i), task_.tolerance_for(spec, shape));
+            sv.bitwise_differences += d.bitwise;
+            if (d.differing > 0) {
+              sv.deterministic = false;
+              const Mismatch& m = *d.first;
+              return fail(sv, FailureClass::kNondeterministic,
+                          "two calls on the same inputs disagree: " + spec.name + coords_text(m.coords) + " was " +
+                              fmt_number(m.expected) + " then " + fmt_number(m.got) + "; " +
+                              std::to_string(d.differing) + " elements differ beyond the tolerance");
+            }
+          }
+          sv.deterministic = true;
+        }
+        add_seconds("checks", t);
+      }
+      sv.outputs = first_checks;
+      for (const auto& c : first_checks) {
+        if (c.ok()) continue;
+        FailureClass fc = c.non_finite > 0 ? FailureClass::kNanInf : FailureClass::kWrongValues;
+        std::string lead = fc == FailureClass::kNanInf
+                               ? std::to_string(c.non_finite) + " NaN/Inf values where the reference is finite; "
+                               : "";
+        return fail(sv, fc, lead + describe_mismatch(c));
+      }
+      last_inputs = std::move(inputs);
+      verified.assign(task_.tensors.size(), {});
+      size_t k = 0;
+      for (size_t i = 0; i < task_.tensors.size(); ++i)
+        if (task_.tensors[i].role == Role::kOutput) verified[i] = std::move(first_outputs[k++]);
+    }
+    sv.correct = true;
+    if (options_.timing) time_shape(sv, last_inputs, expected, verified);
+    return sv;
+  }
+
+  void time_shape(ShapeVerdict& sv, const std::vector<HostBuffer>& inputs, const std::vector<HostBuffer>& expected,
+                  const std::vector<HostBuffer>& verified) {
+    double t = now_seconds();
+    const Shape& shape = sv.shape;
+    Lane* base = baseline_.get();
+    std::string err = base->prepare(shape);
+    if (!err.empty()) {
+      v_.flags.push_back({"baseline_unavailable", shape.label(), "the baseline failed to load: " + err, false});
+      base = nullptr;
+    } else {
+      base->write_inputs(inputs);
+    }
+    candidate_->write_inputs(inputs);
+    add_seconds("runner_start", t);
+
+    t = now_seconds();
+    // Every timed output is checked: equal bit for bit to the output already verified for these
+    // inputs (fast), or else within tolerance of the reference itself.
+    bool baseline_checked = false;
+    auto check = [&]() -> std::string {
+      for (size_t i = 0; i < task_.tensors.size(); ++i) {
+        const auto& spec = task_.tensors[i];
+        if (spec.role != Role::kOutput) continue;
+        if (std::memcmp(candidate_->tensor(i), verified[i].data(), verified[i].size()) == 0) continue;
+        OutputCheck c = check_output(spec, candidate_->dims()[i], candidate_->tensor(i), expected[i].data(),
+                                     task_.tolerance_for(spec, shape), candidate_->poison(i));
+        if (!c.ok()) return describe_mismatch(c);
+      }
+      if (candidate_->check_guards()) return "the solution wrote outside its output during timing";
+      if (base && !baseline_checked) {
+        baseline_checked = true;
+        for (size_t i = 0; i < task_.tensors.size(); ++i) {
+          const auto& spec = task_.tensors[i];
+          if (spec.role != Role::kOutput) continue;
+          OutputCheck c = check_output(spec, base->dims()[i], base->tensor(i), expected[i].data(),
+                                       task_.tolerance_for(spec, shape), base->poison(i));
+          if (!c.ok())
+            v_.flags.push_back({"baseline_incorrect", shape.label(), "the baseline is wrong here: " + describe_mismatch(c), false});
+        }
+      }
+      return "";
+    };
+    candidate_->arm_guards(stream_key(sv.seeds.back(), 7777));
+    TimingLoopOptions lo{options_.stopping, options_.cold_cache, timeout()};
+    TimingLoopResult r = run_timing_loop(*candidate_, base, lo, check);
+    add_seconds("timing", t);
+
+    if (r.candidate_failure) {
+      sv.correct = false;
+      sv.failure = class_of(*r.candidate_failure);
+      sv.message = "during timing: " + r.candidate_failure->message;
+      return;
+    }
+    if (!r.check_failure.empty()) {
+      sv.correct = false;
+      sv.failure = FailureClass::kWrongValues;
+      sv.message = "a timed call's output was wrong (it was right when checked before timing): " + r.check_failure;
+      return;
+    }
+    if (!r.baseline_failure.empty())
+      v_.flags.push_back({"baseline_failed", shape.label(), "the baseline failed while timed: " + r.baseline_failure, false});
+
+    Timing tm;
+    tm.candidate = summarize(r.candidate_ns);
+    tm.host_median_ns = summarize(r.candidate_host_ns).median;
+    tm.stop_reason = r.stop_reason;
+    tm.cold_cache = options_.cold_cache;
+    bool baseline_ok = !r.baseline_ns.empty() && r.baseline_failure.empty();
+    for (const auto& f : v_.flags) baseline_ok = baseline_ok && !(f.name == "baseline_incorrect" && f.shape == shape.label());
+    if (!r.baseline_ns.empty()) tm.baseline = summarize(r.baseline_ns);
+    if (baseline_ok && tm.candidate.median > 0) tm.speedup = tm.baseline->median / tm.candidate.median;
+    Bindings b = task_.bind(shape);
+    double secs = tm.candidate.median * 1e-9;
+    if (secs > 0) {
+      tm.gflops = task_.flops.eval(b) / secs * 1e-9;
+      tm.gbytes_per_s = task_.bytes.eval(b) / secs * 1e-9;
+      double floor_s = std::max(backend_.peak_gflops() > 0 ? task_.flops.eval(b) / (backend_.peak_gflops() * 1e9) : 0.0,
+                                backend_.peak_gbytes_per_s() > 0 ? task_.bytes.eval(b) / (backend_.peak_gbytes_per_s() * 1e9) : 0.0);
+      if (floor_s > 0) tm.roofline_fraction = floor_s / secs;
+    }
+    // The runner's clock is the solution's process: cross-check it with the judge's own.
+    double slack_ns = 2 * r.ping_ns + 50e3 + 0.1 * tm.host_median_ns;
+    if (tm.host_median_ns - tm.candidate.median > slack_ns) {
+      v_.flags.push_back({"timer_mismatch", shape.label(),
+                          "the runner reported a median of " + fmt_number(tm.candidate.median) + " ns but the judge saw " +
+                              fmt_number(tm.host_median_ns) + " ns around the calls (protocol round trip " +
+                              fmt_number(r.ping_ns) + " ns)",
+                          true});
+    }
+    sv.timing = tm;
+  }
+
+  const Task& task_;
+  const Backend& backend_;
+  const JudgeOptions& options_;
+  Verdict& v_;
+  std::unique_ptr<Lane> reference_;
+  std::unique_ptr<Lane> candidate_;
+  std::unique_ptr<Lane> baseline_;
+};
+
+}  // namespace
+
+Verdict judge_solution(const Task& task, const Backend& backend, const std::string& solution_path,
+                       const std::string& source, const JudgeOptions& options) {
+  Verdict v;
+  v.task = task.id;
+  v.backend = backend.name();
+  v.solution_path = solution_path;
+  v.solution_sha256 = sha256_hex(source);
+  v.baseline_path = task.baseline.string();
+  v.device = backend.device();
+  v.seed = options.seed;
+  v.seed_was_given = options.seed_was_given;
+  double t0 = now_seconds();
+  Judge judge(task, backend, options, v);
+  try {
+    judge.run(source);
+  } catch (const InternalError& e) {
+    v.internal_error = e.what();  // keep what was judged so far
+  }
+  v.seconds["total"] = now_seconds() - t0;
+  return v;
+}
+
+}  // namespace arena

@@ -1,0 +1,38 @@
+// The judge: evaluates one solution of one task on a set of shapes and returns a verdict.
+// Backend-neutral; the backend compiles and starts runners. The judge process never loads
+// solution code: candidate, baseline and reference each run in their own runner.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/task.hpp"
+#include "judge/backend.hpp"
+#include "judge/stopping_rule.hpp"
+#include "judge/verdict.hpp"
+
+namespace arena {
+
+struct JudgedShape {
+  Shape shape;
+  std::string set;  // "visible" | "heldout"
+};
+
+struct JudgeOptions {
+  std::vector<JudgedShape> shapes;
+  uint64_t seed = 0;          // every input and guard derives from it
+  bool seed_was_given = false;
+  int seeds_per_shape = 2;    // at least two
+  bool timing = true;
+  bool cold_cache = true;
+  StoppingRule stopping;
+  double timeout_s = 0;       // per call; 0 = the task's limit
+  std::function<void(const std::string&)> progress;  // one line per step, for long evals
+};
+
+// Throws InputError when the task's own reference or baseline does not compile.
+Verdict judge_solution(const Task& task, const Backend& backend, const std::string& solution_path,
+                       const std::string& source, const JudgeOptions& options);
+
+}  // namespace arena

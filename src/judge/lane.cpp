@@ -1,0 +1,88 @@
+#include "judge/lane.hpp"
+
+#include <cstring>
+
+#include "core/error.hpp"
+
+namespace arena {
+
+Lane::Lane(const Backend& backend, const Task& task, std::filesystem::path library, int64_t max_region_bytes)
+    : backend_(backend), task_(task), library_(std::move(library)), max_region_bytes_(max_region_bytes) {}
+
+std::string Lane::prepare(const Shape& shape) {
+  if (!runner_ || !runner_->alive()) {
+    runner_ = std::make_unique<RunnerClient>(backend_.runner(library_, max_region_bytes_));
+    runner_start_seconds_ += runner_->start_seconds();
+    ++runner_starts_;
+    if (!runner_->start_error().empty()) return runner_->start_error();
+  }
+  std::vector<size_t> bytes;
+  dims_.clear();
+  for (const auto& t : task_.tensors) {
+    dims_.push_back(task_.dims(t, shape));
+    bytes.push_back(static_cast<size_t>(task_.bytes_of(t, shape)));
+  }
+  layout_ = make_layout(bytes);
+  runner_->map_region(layout_.total_bytes);
+  offsets_.clear();
+  for (const auto& s : layout_.slots) offsets_.push_back(s.offset);
+  Bindings b = task_.bind(shape);
+  scalars_.clear();
+  for (const auto& sc : task_.scalars) {
+    double v = sc.value.eval(b);
+    scalars_.push_back({static_cast<int64_t>(v), v});
+  }
+  poisons_.assign(task_.tensors.size(), Poison{});
+  return "";
+}
+
+void Lane::write_inputs(const std::vector<HostBuffer>& inputs) {
+  size_t k = 0;
+  for (size_t i = 0; i < task_.tensors.size(); ++i) {
+    if (task_.tensors[i].role != Role::kInput) continue;
+    const HostBuffer& src = inputs.at(k++);
+    std::memcpy(runner_->region() + layout_.slots[i].offset, src.data(), src.size());
+  }
+}
+
+void Lane::poison_outputs(uint64_t nonce) {
+  for (size_t i = 0; i < task_.tensors.size(); ++i) {
+    const auto& t = task_.tensors[i];
+    if (t.role != Role::kOutput) continue;
+    poisons_[i] = make_poison(t.dtype, nonce + i);
+    fill_poison(poisons_[i], runner_->region() + layout_.slots[i].offset,
+                layout_.slots[i].bytes / dtype_size(t.dtype));
+  }
+}
+
+void Lane::arm_guards(uint64_t key) {
+  guard_key_ = key;
+  fill_guards(runner_->region(), layout_, key);
+}
+
+CallOutcome Lane::call(double timeout_s) { return runner_->call(offsets_, scalars_, timeout_s); }
+
+bool Lane::flush_caches(double timeout_s) { return runner_->flush_caches(timeout_s); }
+
+std::optional<GuardViolation> Lane::check_guards() const {
+  return arena::check_guards(runner_->region(), layout_, guard_key_);
+}
+
+std::optional<size_t> Lane::changed_input(const std::vector<HostBuffer>& pristine) const {
+  size_t k = 0;
+  for (size_t i = 0; i < task_.tensors.size(); ++i) {
+    if (task_.tensors[i].role != Role::kInput) continue;
+    const HostBuffer& p = pristine.at(k++);
+    if (std::memcmp(runner_->region() + layout_.slots[i].offset, p.data(), p.size()) != 0) return i;
+  }
+  return std::nullopt;
+}
+
+const void* Lane::tensor(size_t i) const { return runner_->region() + layout_.slots.at(i).offset; }
+
+HostBuffer Lane::copy_tensor(size_t i) const {
+  const auto* p = static_cast<const std::byte*>(tensor(i));
+  return HostBuffer(p, p + layout_.slots[i].bytes);
+}
+
+}  // namespace arena

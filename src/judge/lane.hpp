@@ -1,0 +1,68 @@
+// A lane: one compiled solution in its own runner, with its buffers laid out for one shape.
+// The judge drives three: the reference (trusted), the candidate and the baseline (each
+// untrusted, each alone in its process). A lane whose runner died starts a fresh one.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/task.hpp"
+#include "judge/backend.hpp"
+#include "judge/buffer_layout.hpp"
+#include "judge/guard_bytes.hpp"
+#include "judge/input_generator.hpp"
+#include "judge/poison.hpp"
+#include "judge/runner_client.hpp"
+
+namespace arena {
+
+class Lane {
+ public:
+  Lane(const Backend& backend, const Task& task, std::filesystem::path library, int64_t max_region_bytes);
+
+  // Lays the buffers out for `shape`, starting a runner if none is alive. Returns an error
+  // message when the runner cannot load the solution, else "".
+  std::string prepare(const Shape& shape);
+
+  void write_inputs(const std::vector<HostBuffer>& inputs);
+  void poison_outputs(uint64_t nonce);
+  void arm_guards(uint64_t key);
+
+  CallOutcome call(double timeout_s);
+  bool flush_caches(double timeout_s);
+  double ping(double timeout_s) { return runner_->ping(timeout_s); }
+
+  std::optional<GuardViolation> check_guards() const;
+  // The index of the first input whose bytes differ from `pristine`, if any.
+  std::optional<size_t> changed_input(const std::vector<HostBuffer>& pristine) const;
+
+  // Tensor `i` in task order.
+  const void* tensor(size_t i) const;
+  HostBuffer copy_tensor(size_t i) const;
+  const Poison& poison(size_t i) const { return poisons_[i]; }
+  const std::vector<std::vector<int64_t>>& dims() const { return dims_; }
+
+  double runner_start_seconds() const { return runner_start_seconds_; }
+  int runner_starts() const { return runner_starts_; }
+
+ private:
+  const Backend& backend_;
+  const Task& task_;
+  std::filesystem::path library_;
+  int64_t max_region_bytes_;
+  std::unique_ptr<RunnerClient> runner_;
+  BufferLayout layout_;
+  std::vector<std::vector<int64_t>> dims_;
+  std::vector<Poison> poisons_;
+  std::vector<protocol::ScalarValue> scalars_;
+  std::vector<uint64_t> offsets_;
+  uint64_t guard_key_ = 0;
+  double runner_start_seconds_ = 0;
+  int runner_starts_ = 0;
+};
+
+}  // namespace arena

@@ -1,0 +1,229 @@
+#include "judge/runner_client.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "core/error.hpp"
+#include "core/subprocess.hpp"
+
+namespace arena {
+namespace {
+
+constexpr int kChildSocketFd = 3;
+constexpr int kChildRegionFd = 4;
+
+[[noreturn]] void sys_fail(const std::string& what) {
+  throw InternalError(what + ": " + std::strerror(errno));
+}
+
+}  // namespace
+
+RunnerClient::RunnerClient(const RunnerSpec& spec, double start_timeout_s) {
+  double start = now_seconds();
+  int sv[2];
+  if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) sys_fail("socketpair");
+  region_fd_ = memfd_create("arena-region", MFD_CLOEXEC);
+  log_fd_ = memfd_create("arena-runner-output", MFD_CLOEXEC);
+  if (region_fd_ < 0 || log_fd_ < 0) sys_fail("memfd_create");
+
+  std::string binary = spec.binary.string();
+  std::string library = spec.library.string();
+  std::string flush = std::to_string(spec.flush_bytes);
+  std::string sock_arg = std::to_string(kChildSocketFd);
+  std::string region_arg = std::to_string(kChildRegionFd);
+
+  pid_t pid = fork();
+  if (pid < 0) sys_fail("fork");
+  if (pid == 0) {
+    setpgid(0, 0);
+    // Descriptors: 0 = /dev/null, 1 and 2 = the output log, 3 = socket, 4 = region. No others.
+    int devnull = open("/dev/null", O_RDONLY);
+    dup2(devnull, 0);
+    dup2(log_fd_, 1);
+    dup2(log_fd_, 2);
+    dup2(sv[1], kChildSocketFd);
+    dup2(region_fd_, kChildRegionFd);
+    close_range(kChildRegionFd + 1, ~0U, 0);
+    if (spec.address_space_bytes > 0) {
+      rlimit lim{static_cast<rlim_t>(spec.address_space_bytes), static_cast<rlim_t>(spec.address_space_bytes)};
+      setrlimit(RLIMIT_AS, &lim);
+    }
+    rlimit no_core{0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+    // Idle OpenMP threads must sleep, not spin: a spinning baseline runner would steal cores
+    // from the candidate while they are timed in turn.
+    setenv("OMP_WAIT_POLICY", "passive", 0);
+    execl(binary.c_str(), binary.c_str(), library.c_str(), sock_arg.c_str(), region_arg.c_str(),
+          flush.c_str(), static_cast<char*>(nullptr));
+    std::string msg = "cannot start the runner '" + binary + "': " + std::strerror(errno) + "\n";
+    (void)!write(2, msg.data(), msg.size());
+    _exit(protocol::kExitSetup);
+  }
+  setpgid(pid, pid);
+  close(sv[1]);
+  socket_ = sv[0];
+  pid_ = pid;
+
+  pollfd p{socket_, POLLIN, 0};
+  int rc = poll(&p, 1, static_cast<int>(start_timeout_s * 1000));
+  protocol::Reply hello;
+  if (rc <= 0 || recv(socket_, &hello, sizeof hello, 0) != static_cast<ssize_t>(sizeof hello)) {
+    CallOutcome o = rc <= 0 ? CallOutcome{CallOutcome::Kind::kTimeout, 0, 0, "the runner did not start in time"}
+                            : died(0);
+    start_error_ = o.message;
+    kill_now();
+  } else if (hello.status != protocol::Status::kOk) {
+    start_error_ = std::string(hello.message, strnlen(hello.message, sizeof hello.message));
+    kill_now();
+  }
+  start_seconds_ = now_seconds() - start;
+}
+
+RunnerClient::~RunnerClient() {
+  kill_now();
+  if (region_ != nullptr) munmap(region_, region_bytes_);
+  if (region_fd_ >= 0) close(region_fd_);
+  if (log_fd_ >= 0) close(log_fd_);
+}
+
+void RunnerClient::kill_now() {
+  if (socket_ >= 0) {
+    close(socket_);
+    socket_ = -1;
+  }
+  if (pid_ > 0) {
+    kill(-pid_, SIGKILL);
+    kill(pid_, SIGKILL);
+    while (waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    pid_ = -1;
+  }
+}
+
+std::string RunnerClient::output_tail() const {
+  off_t size = lseek(log_fd_, 0, SEEK_END);
+  if (size <= 0) return "";
+  off_t from = size > 2000 ? size - 2000 : 0;
+  std::string s(static_cast<size_t>(size - from), '\0');
+  ssize_t n = pread(log_fd_, s.data(), s.size(), from);
+  s.resize(n > 0 ? static_cast<size_t>(n) : 0);
+  return s;
+}
+
+std::byte* RunnerClient::map_region(size_t bytes) {
+  if (region_ != nullptr) munmap(region_, region_bytes_);
+  region_ = nullptr;
+  if (ftruncate(region_fd_, static_cast<off_t>(bytes)) != 0) sys_fail("ftruncate of the buffer region");
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, region_fd_, 0);
+  if (p == MAP_FAILED) sys_fail("mmap of the buffer region");
+  region_ = static_cast<std::byte*>(p);
+  region_bytes_ = bytes;
+  if (alive()) {
+    protocol::Request q;
+    q.op = protocol::Op::kMap;
+    q.region_bytes = bytes;
+    protocol::Reply r;
+    if (send(socket_, &q, sizeof q, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof q) ||
+        recv(socket_, &r, sizeof r, 0) != static_cast<ssize_t>(sizeof r) || r.status != protocol::Status::kOk)
+      throw InternalError("the runner failed to map the buffer region: " + output_tail());
+  }
+  return region_;
+}
+
+CallOutcome RunnerClient::died(double host_seconds) {
+  CallOutcome o;
+  o.host_seconds = host_seconds;
+  int status = 0;
+  while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  kill(-pid_, SIGKILL);  // anything it forked
+  pid_ = -1;
+  std::string tail = output_tail();
+  if (WIFSIGNALED(status)) {
+    int sig = WTERMSIG(status);
+    // SIGKILL that the judge did not send: the kernel's OOM killer, or RLIMIT_AS hit by a stack.
+    o.kind = sig == SIGKILL ? CallOutcome::Kind::kOom : CallOutcome::Kind::kCrash;
+    o.message = "the runner died of " + signal_description(sig);
+  } else if (WIFEXITED(status) && WEXITSTATUS(status) == protocol::kExitOom) {
+    o.kind = CallOutcome::Kind::kOom;
+    o.message = "the solution ran out of memory";
+  } else {
+    o.kind = CallOutcome::Kind::kCrash;
+    o.message = "the runner exited with code " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
+                " during the call (the solution must not exit)";
+  }
+  if (!tail.empty()) o.message += "; its last output:\n" + tail;
+  return o;
+}
+
+CallOutcome RunnerClient::call(const std::vector<uint64_t>& offsets,
+                               const std::vector<protocol::ScalarValue>& scalars, double timeout_s) {
+  if (offsets.size() > protocol::kMaxPointers || scalars.size() > protocol::kMaxScalars)
+    throw InternalError("too many arguments for the runner protocol");
+  protocol::Request q;
+  q.op = protocol::Op::kCall;
+  q.pointer_count = static_cast<uint32_t>(offsets.size());
+  q.scalar_count = static_cast<uint32_t>(scalars.size());
+  for (size_t i = 0; i < offsets.size(); ++i) q.offsets[i] = offsets[i];
+  for (size_t i = 0; i < scalars.size(); ++i) q.scalars[i] = scalars[i];
+  return exchange(q, timeout_s);
+}
+
+bool RunnerClient::flush_caches(double timeout_s) {
+  protocol::Request q;
+  q.op = protocol::Op::kFlush;
+  return exchange(q, timeout_s).kind == CallOutcome::Kind::kOk;
+}
+
+double RunnerClient::ping(double timeout_s) {
+  protocol::Request q;
+  q.op = protocol::Op::kPing;
+  CallOutcome o = exchange(q, timeout_s);
+  return o.kind == CallOutcome::Kind::kOk ? o.host_seconds : -1;
+}
+
+CallOutcome RunnerClient::exchange(const protocol::Request& q, double timeout_s) {
+  if (!alive()) return {CallOutcome::Kind::kCrash, 0, 0, "the runner is not running"};
+  double t0 = now_seconds();
+  if (send(socket_, &q, sizeof q, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof q)) return died(0);
+  pollfd p{socket_, POLLIN, 0};
+  for (;;) {
+    double left = timeout_s - (now_seconds() - t0);
+    if (left <= 0) {
+      kill_now();
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.3g", timeout_s);
+      return {CallOutcome::Kind::kTimeout, 0, now_seconds() - t0,
+              std::string("the call did not return within ") + buf + " s; the runner was killed"};
+    }
+    int rc = poll(&p, 1, static_cast<int>(left * 1000) + 1);
+    if (rc < 0 && errno == EINTR) continue;
+    if (rc > 0) break;
+  }
+  protocol::Reply r;
+  ssize_t n = recv(socket_, &r, sizeof r, 0);
+  double host = now_seconds() - t0;
+  if (n != static_cast<ssize_t>(sizeof r) || r.magic != protocol::kMagic) return died(host);
+  if (r.status != protocol::Status::kOk) {
+    // The runner reported a failure and is exiting; collect it as a death with this message.
+    CallOutcome o = died(host);
+    o.message = std::string(r.message, strnlen(r.message, sizeof r.message)) + " (" + o.message + ")";
+    return o;
+  }
+  CallOutcome o;
+  o.runner_ns = r.elapsed_ns;
+  o.host_seconds = host;
+  return o;
+}
+
+}  // namespace arena

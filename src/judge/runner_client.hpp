@@ -1,0 +1,73 @@
+// The judge's handle on one runner process: start it, share the buffer region with it, ask for
+// calls with a deadline, and turn every way it can die into an outcome instead of an exception.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "judge/runner_protocol.hpp"
+
+namespace arena {
+
+struct RunnerSpec {
+  std::filesystem::path binary;   // the backend's runner executable
+  std::filesystem::path library;  // the compiled solution
+  size_t flush_bytes = 0;         // size of the cache-eviction buffer
+  int64_t address_space_bytes = 0;  // RLIMIT_AS for the runner; 0 = none
+};
+
+struct CallOutcome {
+  enum class Kind { kOk, kCrash, kTimeout, kOom };
+  Kind kind = Kind::kOk;
+  uint64_t runner_ns = 0;  // what the runner says the call took
+  double host_seconds = 0;  // what the judge saw around the request and reply
+  std::string message;     // for failures: signal, exit code, the runner's last output
+};
+
+class RunnerClient {
+ public:
+  // Starts the runner and waits until it has loaded the library. A library that fails to load
+  // is reported through `start_error()`, not thrown. Throws InternalError when no process starts.
+  explicit RunnerClient(const RunnerSpec& spec, double start_timeout_s = 30);
+  ~RunnerClient();
+  RunnerClient(const RunnerClient&) = delete;
+  RunnerClient& operator=(const RunnerClient&) = delete;
+
+  bool alive() const { return pid_ > 0; }
+  const std::string& start_error() const { return start_error_; }
+  double start_seconds() const { return start_seconds_; }
+
+  // Resizes the shared region to `bytes`; returns the judge's mapping of it.
+  std::byte* map_region(size_t bytes);
+  std::byte* region() const { return region_; }
+  size_t region_bytes() const { return region_bytes_; }
+
+  CallOutcome call(const std::vector<uint64_t>& offsets,
+                   const std::vector<protocol::ScalarValue>& scalars, double timeout_s);
+  // Asks the runner to evict the caches. Returns false when the runner died doing it.
+  bool flush_caches(double timeout_s);
+  // One empty round trip; its host time is the protocol's overhead. Negative when it died.
+  double ping(double timeout_s);
+
+ private:
+  CallOutcome died(double host_seconds);
+  CallOutcome exchange(const protocol::Request& q, double timeout_s);
+  std::string output_tail() const;
+  void kill_now();
+
+  pid_t pid_ = -1;
+  int socket_ = -1;
+  int region_fd_ = -1;
+  int log_fd_ = -1;
+  std::byte* region_ = nullptr;
+  size_t region_bytes_ = 0;
+  std::string start_error_;
+  double start_seconds_ = 0;
+};
+
+}  // namespace arena

@@ -1,0 +1,54 @@
+// The protocol between the judge (trusted) and a runner (untrusted child that holds one solution).
+//
+// Transport: a SOCK_SEQPACKET socket pair, one fixed-size message per packet. The buffers live in
+// a memfd shared with the runner; requests carry offsets into it, never pointers. The runner holds
+// no reference outputs and no seeds: it only ever sees the inputs and outputs of one call.
+#pragma once
+
+#include <cstdint>
+
+namespace arena::protocol {
+
+constexpr uint32_t kMagic = 0x4B41524E;  // "KARN"
+constexpr int kMaxPointers = 32;
+constexpr int kMaxScalars = 32;
+// Exit code of a runner that ran out of memory (operator new failed).
+constexpr int kExitOom = 86;
+// Exit code of a runner that could not load its library or got a malformed request.
+constexpr int kExitSetup = 87;
+
+enum class Op : uint32_t {
+  kMap = 1,   // (re)map the shared buffer region at its new size
+  kCall = 2,  // call the entry point once
+  kQuit = 3,
+  kPing = 5,   // answer at once: the judge measures the protocol's own round trip
+  kFlush = 4,  // evict the caches (cold timing); a request of its own, so the judge's clock
+               // around kCall covers the call alone
+};
+
+// The judge's scalar arguments; the generated shim reads `i` or `f` as the task's type says.
+struct ScalarValue {
+  int64_t i;
+  double f;
+};
+
+struct Request {
+  uint32_t magic = kMagic;
+  Op op = Op::kCall;
+  uint64_t region_bytes = 0;  // kMap: size of the memfd region
+  uint32_t pointer_count = 0;
+  uint32_t scalar_count = 0;
+  uint64_t offsets[kMaxPointers] = {};  // kCall: tensor offsets into the region
+  ScalarValue scalars[kMaxScalars] = {};
+};
+
+enum class Status : uint32_t { kOk = 0, kError = 1 };
+
+struct Reply {
+  uint32_t magic = kMagic;
+  Status status = Status::kOk;
+  uint64_t elapsed_ns = 0;  // the call alone, as the runner's clock saw it
+  char message[480] = {};   // for kError, and the library-load answer
+};
+
+}  // namespace arena::protocol

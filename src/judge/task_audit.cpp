@@ -1,0 +1,77 @@
+#include "judge/task_audit.hpp"
+
+#include <cstring>
+
+#include "core/error.hpp"
+#include "core/subprocess.hpp"
+#include "judge/checker.hpp"
+#include "judge/input_generator.hpp"
+#include "judge/lane.hpp"
+#include "judge/random.hpp"
+
+namespace arena {
+
+std::vector<std::string> audit_tolerances(const Task& task) {
+  std::vector<std::string> problems;
+  for (const auto& [dtype, tol] : task.tolerance) {
+    // Looser than this lets real bugs through: a few ulps of the format times generous headroom.
+    double limit = dtype == DType::kFp32 ? 1e-2 : dtype == DType::kFp16 ? 5e-2 : dtype == DType::kBf16 ? 1e-1 : 0.5;
+    if (!dtype_is_float(dtype)) limit = 0;
+    if (tol.atol > limit || tol.rtol > limit)
+      problems.push_back("tolerance for " + std::string(dtype_name(dtype)) + " (atol " + std::to_string(tol.atol) +
+                         ", rtol " + std::to_string(tol.rtol) + ") is looser than " + std::to_string(limit) +
+                         "; tighten it so wrong kernels cannot pass");
+  }
+  return problems;
+}
+
+std::vector<std::string> audit_degenerate_outputs(const Task& task, const Backend& backend, const Shape& shape,
+                                                  uint64_t seed) {
+  std::vector<std::string> problems;
+  CompileResult r = backend.compile(task, read_file(task.reference));
+  if (!r.ok) throw InputError(task.reference.string() + ": the task's reference does not compile:\n" + r.log);
+  std::vector<size_t> bytes;
+  for (const auto& t : task.tensors) bytes.push_back(static_cast<size_t>(task.bytes_of(t, shape)));
+  Lane lane(backend, task, r.library, static_cast<int64_t>(make_layout(bytes).total_bytes));
+  std::string err = lane.prepare(shape);
+  if (!err.empty()) return {"the reference does not load: " + err};
+
+  std::vector<std::vector<HostBuffer>> outputs;
+  for (int s = 0; s < 2; ++s) {
+    lane.write_inputs(generate_inputs(task, shape, stream_key(seed, static_cast<uint64_t>(s))));
+    lane.poison_outputs(seed);
+    CallOutcome o = lane.call(task.limits.timeout_s * 10);
+    if (o.kind != CallOutcome::Kind::kOk) return {"the reference failed: " + o.message};
+    outputs.emplace_back();
+    for (size_t i = 0; i < task.tensors.size(); ++i)
+      outputs.back().push_back(task.tensors[i].role == Role::kOutput ? lane.copy_tensor(i) : HostBuffer{});
+  }
+  for (size_t i = 0; i < task.tensors.size(); ++i) {
+    const auto& spec = task.tensors[i];
+    if (spec.role != Role::kOutput) continue;
+    const auto& dims = lane.dims()[i];
+    const HostBuffer& expected = outputs[0][i];
+    size_t n = expected.size() / dtype_size(spec.dtype);
+    if (n == 0) continue;
+    Tolerance tol = task.tolerance_for(spec, shape);
+    Poison none = make_poison(spec.dtype, 1);
+    // All zeros, and the output's mean everywhere: both must fail on most elements.
+    double mean = 0;
+    for (size_t k = 0; k < n; ++k) mean += load_element(spec.dtype, expected.data(), k);
+    mean /= static_cast<double>(n);
+    for (double constant : {0.0, mean}) {
+      HostBuffer fake(expected.size());
+      for (size_t k = 0; k < n; ++k) store_element(spec.dtype, fake.data(), k, constant);
+      OutputCheck c = check_output(spec, dims, fake.data(), expected.data(), tol, none);
+      if (c.mismatches * 2 < c.elements)
+        problems.push_back("at " + shape.label() + ", the constant output " + std::to_string(constant) + " for '" +
+                           spec.name + "' passes on " + std::to_string(c.elements - c.mismatches) + " of " +
+                           std::to_string(c.elements) + " elements: widen the input distribution or tighten the tolerance");
+    }
+    if (std::memcmp(expected.data(), outputs[1][i].data(), expected.size()) == 0 && n > 1)
+      problems.push_back("at " + shape.label() + ", '" + spec.name + "' is the same for two different seeds: the output does not depend on the inputs");
+  }
+  return problems;
+}
+
+}  // namespace arena

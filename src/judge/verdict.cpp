@@ -1,0 +1,78 @@
+#include "judge/verdict.hpp"
+
+#include <cmath>
+
+namespace arena {
+
+std::string_view failure_class_name(FailureClass c) {
+  switch (c) {
+    case FailureClass::kNone:
+      return "none";
+    case FailureClass::kCompileError:
+      return "compile_error";
+    case FailureClass::kLaunchError:
+      return "launch_error";
+    case FailureClass::kCrash:
+      return "crash";
+    case FailureClass::kTimeout:
+      return "timeout";
+    case FailureClass::kOom:
+      return "oom";
+    case FailureClass::kWrongValues:
+      return "wrong_values";
+    case FailureClass::kNanInf:
+      return "nan_inf";
+    case FailureClass::kInputMutated:
+      return "input_mutated";
+    case FailureClass::kOutOfBounds:
+      return "out_of_bounds";
+    case FailureClass::kNondeterministic:
+      return "nondeterministic";
+    case FailureClass::kReferenceError:
+      return "reference_error";
+  }
+  return "none";
+}
+
+std::optional<bool> Verdict::correct_on(const std::string& set) const {
+  if (!compile.ok) return false;
+  std::optional<bool> all;
+  for (const auto& s : shapes) {
+    if (s.set != set) continue;
+    all = all.value_or(true) && s.correct;
+  }
+  return all;
+}
+
+std::optional<double> Verdict::geomean_speedup(const std::string& set) const {
+  double log_sum = 0;
+  int n = 0;
+  for (const auto& s : shapes) {
+    if (s.set != set || !s.correct || !s.timing || !s.timing->speedup) continue;
+    log_sum += std::log(*s.timing->speedup);
+    ++n;
+  }
+  if (n == 0) return std::nullopt;
+  return std::exp(log_sum / n);
+}
+
+FailureClass Verdict::failure_class() const {
+  if (!compile.ok) return FailureClass::kCompileError;
+  for (const auto& s : shapes)
+    if (!s.correct) return s.failure;
+  return FailureClass::kNone;
+}
+
+bool Verdict::speedup_voided() const {
+  for (const auto& f : flags)
+    if (f.voids_speedup) return true;
+  return false;
+}
+
+int Verdict::exit_code() const {
+  if (!internal_error.empty() || failure_class() == FailureClass::kReferenceError) return 3;
+  if (failure_class() != FailureClass::kNone || speedup_voided()) return 1;
+  return 0;
+}
+
+}  // namespace arena

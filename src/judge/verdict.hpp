@@ -1,0 +1,102 @@
+// The verdict: everything the judge found about one solution, as docs/verdict.md documents.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/task.hpp"
+#include "judge/checker.hpp"
+#include "judge/sample_stats.hpp"
+
+namespace arena {
+
+enum class FailureClass {
+  kNone,
+  kCompileError,
+  kLaunchError,
+  kCrash,
+  kTimeout,
+  kOom,
+  kWrongValues,
+  kNanInf,
+  kInputMutated,
+  kOutOfBounds,
+  kNondeterministic,
+  kReferenceError,  // the task's reference failed: a harness problem, not the solution's
+};
+
+std::string_view failure_class_name(FailureClass c);
+
+struct Timing {
+  SampleSummary candidate;        // nanoseconds per call
+  std::optional<SampleSummary> baseline;
+  double host_median_ns = 0;      // the judge's own clock around the candidate's calls
+  std::string stop_reason;        // converged | max_samples | max_seconds
+  std::optional<double> speedup;  // baseline median / candidate median
+  double gflops = 0;              // from the task's flops expression
+  double gbytes_per_s = 0;        // from the task's bytes expression
+  std::optional<double> roofline_fraction;  // needs a device peak table
+  bool cold_cache = true;
+};
+
+struct ShapeVerdict {
+  Shape shape;
+  std::string set;  // "visible" | "heldout"
+  bool correct = false;
+  FailureClass failure = FailureClass::kNone;
+  std::string message;  // one readable sentence or paragraph about the failure
+  std::vector<uint64_t> seeds;
+  std::vector<OutputCheck> outputs;  // the check that decided the shape
+  std::optional<bool> deterministic;
+  int64_t bitwise_differences = 0;   // between two runs on the same inputs, within tolerance
+  std::optional<Timing> timing;
+};
+
+struct Flag {
+  std::string name;    // e.g. "timer_mismatch", "baseline_incorrect"
+  std::string shape;   // the shape's label, empty for the whole verdict
+  std::string reason;
+  bool voids_speedup = false;
+};
+
+struct CompileInfo {
+  bool ok = false;
+  bool cached = false;
+  double seconds = 0;
+  std::string key;
+  std::string command;
+  std::string log;
+};
+
+struct Verdict {
+  std::string task;
+  std::string backend;
+  std::string solution_path;
+  std::string solution_sha256;
+  std::string baseline_path;
+  std::map<std::string, std::string> device;
+  uint64_t seed = 0;
+  bool seed_was_given = false;
+  CompileInfo compile;
+  std::vector<ShapeVerdict> shapes;
+  std::vector<Flag> flags;
+  std::map<std::string, double> seconds;  // where the judge's time went
+  std::string internal_error;             // set when the harness itself failed midway
+
+  bool compiled() const { return compile.ok; }
+  // Correct on every shape of a set; nullopt when the set was not judged.
+  std::optional<bool> correct_on(const std::string& set) const;
+  // Geometric mean of the counted speedups of a set; nullopt when none was measured.
+  std::optional<double> geomean_speedup(const std::string& set) const;
+  // The first failure, in shape order; kCompileError when it did not compile.
+  FailureClass failure_class() const;
+  bool speedup_voided() const;
+  // 0 judged and correct, 1 judged and not correct (or a flag voids it), 3 internal error.
+  int exit_code() const;
+};
+
+}  // namespace arena

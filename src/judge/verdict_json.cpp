@@ -1,0 +1,111 @@
+#include "judge/verdict_json.hpp"
+
+namespace arena {
+namespace {
+
+using nlohmann::json;
+
+json optional_number(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+json optional_bool(const std::optional<bool>& v) { return v ? json(*v) : json(nullptr); }
+
+json summary_json(const SampleSummary& s) {
+  return {{"median_ns", s.median}, {"ci95_low_ns", s.ci_low}, {"ci95_high_ns", s.ci_high},
+          {"mean_ns", s.mean},     {"min_ns", s.min},         {"cv", s.cv},
+          {"samples", s.count}};
+}
+
+json check_json(const OutputCheck& c) {
+  json j = {{"tensor", c.tensor},
+            {"elements", c.elements},
+            {"mismatches", c.mismatches},
+            {"unwritten", c.unwritten},
+            {"non_finite", c.non_finite},
+            {"max_abs_error", c.max_abs_error},
+            {"max_rel_error", c.max_rel_error},
+            {"where", c.where.empty() ? json(nullptr) : json(c.where)},
+            {"pattern", c.pattern.empty() ? json(nullptr) : json(c.pattern)}};
+  if (c.first) {
+    const Mismatch& m = *c.first;
+    j["first_mismatch"] = {{"index", m.index}, {"coords", m.coords},   {"got", m.got},
+                           {"expected", m.expected}, {"bound", m.bound}, {"unwritten", m.unwritten}};
+  } else {
+    j["first_mismatch"] = nullptr;
+  }
+  return j;
+}
+
+json shape_json(const ShapeVerdict& s) {
+  json j = {{"params", s.shape.params},
+            {"set", s.set},
+            {"status", s.correct ? "pass" : "fail"},
+            {"failure_class", s.correct ? json(nullptr) : json(failure_class_name(s.failure))},
+            {"message", s.message},
+            {"seeds", s.seeds},
+            {"deterministic", optional_bool(s.deterministic)},
+            {"bitwise_differences", s.bitwise_differences}};
+  json outs = json::array();
+  for (const auto& c : s.outputs) outs.push_back(check_json(c));
+  j["outputs"] = outs;
+  if (s.timing) {
+    const Timing& t = *s.timing;
+    j["timing"] = summary_json(t.candidate);
+    j["timing"]["host_median_ns"] = t.host_median_ns;
+    j["timing"]["stop_reason"] = t.stop_reason;
+    j["timing"]["cold_cache"] = t.cold_cache;
+    j["timing"]["baseline"] = t.baseline ? summary_json(*t.baseline) : json(nullptr);
+    j["timing"]["speedup"] = optional_number(t.speedup);
+    j["timing"]["gflops"] = t.gflops;
+    j["timing"]["gbytes_per_s"] = t.gbytes_per_s;
+    j["timing"]["roofline_fraction"] = optional_number(t.roofline_fraction);
+  } else {
+    j["timing"] = nullptr;
+  }
+  return j;
+}
+
+}  // namespace
+
+json verdict_to_json(const Verdict& v) {
+  json shapes = json::array();
+  for (const auto& s : v.shapes) shapes.push_back(shape_json(s));
+  json flags = json::array();
+  for (const auto& f : v.flags)
+    flags.push_back({{"name", f.name}, {"shape", f.shape}, {"reason", f.reason}, {"voids_speedup", f.voids_speedup}});
+  int passed = 0;
+  for (const auto& s : v.shapes) passed += s.correct ? 1 : 0;
+  FailureClass fc = v.failure_class();
+  return {
+      {"schema", "kernelarena.verdict/1"},
+      {"task", v.task},
+      {"backend", v.backend},
+      {"solution", {{"path", v.solution_path}, {"sha256", v.solution_sha256}}},
+      {"baseline", {{"path", v.baseline_path}}},
+      {"device", v.device},
+      {"seed", std::to_string(v.seed)},
+      {"seed_given", v.seed_was_given},
+      {"compile",
+       {{"ok", v.compile.ok},
+        {"cached", v.compile.cached},
+        {"seconds", v.compile.seconds},
+        {"key", v.compile.key},
+        {"command", v.compile.command},
+        {"log", v.compile.log}}},
+      {"shapes", shapes},
+      {"summary",
+       {{"compiled", v.compiled()},
+        {"correct_visible", optional_bool(v.correct_on("visible"))},
+        {"correct_heldout", optional_bool(v.correct_on("heldout"))},
+        {"geomean_speedup_visible", optional_number(v.speedup_voided() ? std::nullopt : v.geomean_speedup("visible"))},
+        {"geomean_speedup_heldout", optional_number(v.speedup_voided() ? std::nullopt : v.geomean_speedup("heldout"))},
+        {"failure_class", fc == FailureClass::kNone ? json(nullptr) : json(failure_class_name(fc))},
+        {"shapes_passed", passed},
+        {"shapes_total", v.shapes.size()},
+        {"speedup_voided", v.speedup_voided()},
+        {"internal_error", v.internal_error.empty() ? json(nullptr) : json(v.internal_error)},
+        {"exit_code", v.exit_code()}}},
+      {"flags", flags},
+      {"seconds", v.seconds},
+  };
+}
+
+}  // namespace arena

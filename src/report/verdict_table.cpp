@@ -1,0 +1,45 @@
+#include "report/verdict_table.hpp"
+
+#include "report/table.hpp"
+
+namespace arena {
+
+std::string render_verdict(const Verdict& v) {
+  std::string out = "task " + v.task + "  solution " + v.solution_path + "  (sha256 " +
+                    v.solution_sha256.substr(0, 12) + ")\n";
+  if (!v.compile.ok) {
+    return out + "compile_error: the solution did not compile\n" + v.compile.log +
+           (v.compile.log.empty() || v.compile.log.back() == '\n' ? "" : "\n");
+  }
+  Table t({"set", "shape", "status", "time", "±CI", "baseline", "speedup", "GFLOP/s", "GB/s", "samples"});
+  for (const auto& s : v.shapes) {
+    std::vector<std::string> row = {s.set, s.shape.label(), s.correct ? "pass" : std::string(failure_class_name(s.failure))};
+    if (s.timing) {
+      const Timing& tm = *s.timing;
+      row.push_back(format_duration_ns(tm.candidate.median));
+      row.push_back(format_number(100 * tm.candidate.relative_ci_half_width(), 2) + "%");
+      row.push_back(tm.baseline ? format_duration_ns(tm.baseline->median) : "-");
+      row.push_back(tm.speedup ? format_number(*tm.speedup) + "x" : "-");
+      row.push_back(format_number(tm.gflops));
+      row.push_back(format_number(tm.gbytes_per_s));
+      row.push_back(std::to_string(tm.candidate.count));
+    }
+    t.add_row(row);
+  }
+  out += t.render();
+  for (const auto& s : v.shapes)
+    if (!s.correct) out += "  " + s.shape.label() + ": " + std::string(failure_class_name(s.failure)) + ": " + s.message + "\n";
+  for (const auto& f : v.flags)
+    out += "  flag " + f.name + (f.shape.empty() ? "" : " at " + f.shape) + ": " + f.reason +
+           (f.voids_speedup ? " (speedup not counted)" : "") + "\n";
+  if (!v.internal_error.empty()) out += "  internal error: " + v.internal_error + "\n";
+  FailureClass fc = v.failure_class();
+  auto g = v.geomean_speedup("visible");
+  out += std::string("result: ") + (fc == FailureClass::kNone ? "correct" : "not correct (" + std::string(failure_class_name(fc)) + ")");
+  if (g && !v.speedup_voided()) out += ", geomean speedup " + format_number(*g) + "x over the baseline";
+  if (v.speedup_voided()) out += ", speedup voided by a flag";
+  out += "\n";
+  return out;
+}
+
+}  // namespace arena
