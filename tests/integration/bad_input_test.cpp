@@ -1,0 +1,111 @@
+// Bad input: a clear message naming the file, field or flag, and exit code 2 — never a crash.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "arena_cli.hpp"
+
+namespace arena {
+namespace {
+
+using testing::run_arena;
+using testing::source_path;
+
+// A copy of cpu/vector_add_f32 whose task.yaml has `from` replaced by `to`.
+class BrokenTaskDir {
+ public:
+  BrokenTaskDir(const std::string& from, const std::string& to) {
+    dir_ = std::filesystem::temp_directory_path() / ("arena-bad-task-" + std::to_string(getpid()) + "-" + std::to_string(counter_++)) / "vector_add_f32";
+    std::filesystem::create_directories(dir_);
+    std::filesystem::path src = source_path("tasks/cpu/vector_add_f32");
+    for (const auto& f : std::filesystem::directory_iterator(src)) std::filesystem::copy(f.path(), dir_ / f.path().filename());
+    std::string yaml = read_file(dir_ / "task.yaml");
+    auto at = yaml.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) yaml.replace(at, from.size(), to);
+    std::ofstream(dir_ / "task.yaml") << yaml;
+  }
+  ~BrokenTaskDir() { std::filesystem::remove_all(dir_.parent_path()); }
+  std::string dir() const { return dir_.string(); }
+
+ private:
+  static inline int counter_ = 0;
+  std::filesystem::path dir_;
+};
+
+testing::ArenaRun eval_task(const std::string& task) {
+  return run_arena({"-q", "eval", "--task", task, "--solution", source_path("tasks/cpu/vector_add_f32/starter.cpp"), "--no-timing"});
+}
+
+void expect_input_error(const testing::ArenaRun& r, const std::string& text) {
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("error: "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(text), std::string::npos) << r.output;
+}
+
+TEST(BadInput, MalformedYaml) {
+  BrokenTaskDir t("params:", "params: {{[");
+  expect_input_error(eval_task(t.dir()), "malformed YAML");
+}
+
+TEST(BadInput, MissingField) {
+  BrokenTaskDir t("flops: \"n\"\n", "");
+  expect_input_error(eval_task(t.dir()), "field 'flops': is missing");
+}
+
+TEST(BadInput, MisspelledFieldIsNamedWithTheKnownOnes) {
+  BrokenTaskDir t("flops:", "flopz:");
+  expect_input_error(eval_task(t.dir()), "field 'flopz': unknown field (known here:");
+}
+
+TEST(BadInput, UnknownDtype) {
+  BrokenTaskDir t("{name: b, dtype: fp32", "{name: b, dtype: float32");
+  expect_input_error(eval_task(t.dir()), "field 'tensors[1].dtype': unknown dtype 'float32'");
+}
+
+TEST(BadInput, BadExpression) {
+  BrokenTaskDir t("bytes: \"12 * n\"", "bytes: \"12 * / n\"");
+  expect_input_error(eval_task(t.dir()), "field 'bytes': bad expression '12 * / n'");
+}
+
+TEST(BadInput, UnknownTask) {
+  expect_input_error(eval_task("cpu/no_such_task"), "unknown task 'cpu/no_such_task'");
+}
+
+TEST(BadInput, MissingSolutionFile) {
+  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", "/nonexistent/solution.cpp"});
+  expect_input_error(r, "--solution '/nonexistent/solution.cpp': no such file");
+}
+
+TEST(BadInput, UnknownFlagOrShapeSet) {
+  EXPECT_EQ(run_arena({"eval", "-t", "cpu/vector_add_f32", "-s", "x.cpp", "--shapes", "secret"}).exit_code, 2);
+  EXPECT_EQ(run_arena({"eval", "--frobnicate"}).exit_code, 2);
+  EXPECT_EQ(run_arena({}).exit_code, 2);
+}
+
+TEST(BadInput, BadSeed) {
+  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", source_path("tasks/cpu/vector_add_f32/starter.cpp"),
+                      "--seed", "twelve"});
+  expect_input_error(r, "--seed 'twelve'");
+}
+
+TEST(BadInput, IllegalVisibleShapeIsNamed) {
+  BrokenTaskDir t("  - {n: 1000003}", "  - {n: 0}");
+  auto r = eval_task(t.dir());
+  expect_input_error(r, "n=0 is not legal");
+}
+
+TEST(Help, EveryCommandHasHelp) {
+  for (std::vector<std::string> cmd : {std::vector<std::string>{"--help"}, {"eval", "--help"}, {"tasks", "--help"},
+                                       {"tasks", "list", "--help"}, {"tasks", "show", "--help"}, {"tasks", "check", "--help"}}) {
+    auto r = run_arena(cmd);
+    EXPECT_EQ(r.exit_code, 0) << cmd[0];
+    EXPECT_NE(r.output.find("Usage"), std::string::npos) << r.output;
+  }
+  EXPECT_NE(run_arena({"--help"}).output.find("Exit codes"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace arena

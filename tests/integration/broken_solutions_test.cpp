@@ -1,0 +1,111 @@
+// Every failure class the CPU can produce, each from a solution broken in exactly that way.
+
+#include <gtest/gtest.h>
+
+#include "arena_cli.hpp"
+
+namespace arena {
+namespace {
+
+using testing::broken;
+using testing::run_arena;
+
+struct BrokenCase {
+  const char* file;
+  const char* failure_class;
+};
+
+void PrintTo(const BrokenCase& c, std::ostream* os) { *os << c.file << " -> " << c.failure_class; }
+
+class BrokenSolution : public ::testing::TestWithParam<BrokenCase> {};
+
+TEST_P(BrokenSolution, GetsExactlyItsFailureClass) {
+  const BrokenCase& c = GetParam();
+  auto r = run_arena({"-q", "eval", "--task", "cpu/vector_add_f32", "--solution", broken(c.file), "--no-timing",
+                      "--timeout", "3", "--seed", "11"},
+                     true);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  ASSERT_TRUE(r.verdict.is_object()) << r.output;
+  EXPECT_EQ(r.verdict["summary"]["failure_class"], c.failure_class) << r.output;
+  // Every shape is judged, and fails the same way: one failure never stops the others.
+  for (const auto& s : r.verdict["shapes"]) {
+    EXPECT_EQ(s["status"], "fail");
+    EXPECT_EQ(s["failure_class"], c.failure_class) << s["message"];
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Cpu, BrokenSolution,
+                         ::testing::Values(BrokenCase{"wrong_tail", "wrong_values"},
+                                           BrokenCase{"nan_output", "nan_inf"},
+                                           BrokenCase{"write_past_end", "out_of_bounds"},
+                                           BrokenCase{"mutate_input", "input_mutated"},
+                                           BrokenCase{"segfault", "crash"},
+                                           BrokenCase{"exits", "crash"},
+                                           BrokenCase{"endless_loop", "timeout"},
+                                           BrokenCase{"out_of_memory", "oom"},
+                                           BrokenCase{"zero_output", "wrong_values"},
+                                           BrokenCase{"stale_output", "wrong_values"},
+                                           BrokenCase{"nondeterministic", "nondeterministic"},
+                                           BrokenCase{"syntax_error", "compile_error"},
+                                           BrokenCase{"wrong_signature", "compile_error"},
+                                           BrokenCase{"missing_entry", "compile_error"}),
+                         [](const auto& info) { return std::string(info.param.file); });
+
+nlohmann::json first_output(const testing::ArenaRun& r) { return r.verdict["shapes"][0]["outputs"][0]; }
+
+TEST(BrokenSolutionDetail, WrongTailIsLocatedInTheTail) {
+  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", broken("wrong_tail"), "--no-timing", "--seed", "3"}, true);
+  auto out = first_output(r);
+  EXPECT_EQ(out["where"], "tail");
+  EXPECT_EQ(out["mismatches"], 1);
+  int64_t n = r.verdict["shapes"][0]["params"]["n"];
+  EXPECT_EQ(out["first_mismatch"]["index"], n - 1);
+  EXPECT_EQ(out["first_mismatch"]["coords"][0], n - 1);
+}
+
+TEST(BrokenSolutionDetail, ZeroOutputIsNamedZeros) {
+  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", broken("zero_output"), "--no-timing"}, true);
+  EXPECT_EQ(first_output(r)["pattern"], "zeros");
+  EXPECT_EQ(first_output(r)["where"], "everywhere");
+}
+
+TEST(BrokenSolutionDetail, StaleOutputIsNamedUnwritten) {
+  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", broken("stale_output"), "--no-timing"}, true);
+  EXPECT_EQ(first_output(r)["pattern"], "unwritten");
+  EXPECT_NE(r.verdict["shapes"][0]["message"].get<std::string>().find("stale output"), std::string::npos);
+}
+
+TEST(BrokenSolutionDetail, OutOfBoundsNamesTheElementAndTensor) {
+  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", broken("write_past_end"), "--no-timing"}, true);
+  EXPECT_NE(r.verdict["shapes"][0]["message"].get<std::string>().find("element 0 past the end of 'out'"), std::string::npos)
+      << r.verdict["shapes"][0]["message"];
+}
+
+TEST(BrokenSolutionDetail, CrashNamesTheSignal) {
+  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", broken("segfault"), "--no-timing"}, true);
+  EXPECT_NE(r.verdict["shapes"][0]["message"].get<std::string>().find("SIGSEGV"), std::string::npos);
+}
+
+TEST(BrokenSolutionDetail, WrongSignatureSaysWhatTheSignatureMustBe) {
+  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", broken("wrong_signature")}, true);
+  EXPECT_EQ(r.exit_code, 1);
+  std::string log = r.verdict["compile"]["log"];
+  EXPECT_NE(log.find("signature does not match"), std::string::npos) << log;
+  EXPECT_NE(log.find("void vector_add_f32(const float* a, const float* b, float* out, int64_t n)"), std::string::npos) << log;
+}
+
+TEST(BrokenSolutionDetail, MissingEntryPointIsNamed) {
+  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", broken("missing_entry")}, true);
+  std::string log = r.verdict["compile"]["log"];
+  EXPECT_NE(log.find("does not define the entry point"), std::string::npos) << log;
+}
+
+TEST(BrokenSolutionDetail, CompileErrorsAreVerbatimWithTheSolutionsLineNumbers) {
+  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", broken("syntax_error")}, true);
+  std::string log = r.verdict["compile"]["log"];
+  EXPECT_NE(log.find("solution.cpp:4"), std::string::npos) << log;
+  EXPECT_NE(r.output.find("compile_error"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace arena

@@ -1,0 +1,102 @@
+// arena eval on correct solutions: the verdict's contents, the baseline comparison, seeds.
+
+#include <gtest/gtest.h>
+
+#include "arena_cli.hpp"
+
+namespace arena {
+namespace {
+
+using testing::run_arena;
+using testing::source_path;
+
+TEST(Eval, StarterIsCorrectAndTheVerdictIsComplete) {
+  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", source_path("tasks/cpu/vector_add_f32/starter.cpp"),
+                      "--max-time", "0.3"},
+                     true);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  const auto& v = r.verdict;
+  EXPECT_EQ(v["schema"], "kernelarena.verdict/1");
+  EXPECT_EQ(v["task"], "cpu/vector_add_f32");
+  EXPECT_EQ(v["summary"]["correct_visible"], true);
+  EXPECT_TRUE(v["summary"]["failure_class"].is_null());
+  EXPECT_EQ(v["summary"]["exit_code"], 0);
+  EXPECT_EQ(v["solution"]["sha256"].get<std::string>().size(), 64u);
+  EXPECT_EQ(v["device"]["kind"], "cpu");
+  for (const char* k : {"compile", "runner_start", "inputs", "reference", "checks", "timing", "total"})
+    EXPECT_TRUE(v["seconds"].contains(k)) << k;
+  ASSERT_FALSE(v["shapes"].empty());
+  for (const auto& s : v["shapes"]) {
+    EXPECT_EQ(s["status"], "pass");
+    EXPECT_GE(s["seeds"].size(), 2u);
+    EXPECT_EQ(s["deterministic"], true);
+    const auto& t = s["timing"];
+    ASSERT_TRUE(t.is_object());
+    EXPECT_GE(t["samples"].get<int>(), 5);
+    EXPECT_GT(t["median_ns"].get<double>(), 0);
+    EXPECT_LE(t["ci95_low_ns"].get<double>(), t["median_ns"].get<double>());
+    EXPECT_GE(t["ci95_high_ns"].get<double>(), t["median_ns"].get<double>());
+    EXPECT_TRUE(t["baseline"].is_object());
+    EXPECT_GT(t["speedup"].get<double>(), 0);
+    EXPECT_GT(t["gbytes_per_s"].get<double>(), 0);
+  }
+  EXPECT_NE(r.output.find("result: correct"), std::string::npos) << r.output;
+}
+
+TEST(Eval, BlockedSgemmIsFasterThanTheNaiveStarter) {
+  auto r = run_arena({"-q", "eval", "-t", "cpu/sgemm_f32", "-s", source_path("examples/cpu/sgemm_f32/blocked.cpp"),
+                      "--max-time", "1"},
+                     true);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.verdict["summary"]["correct_visible"], true);
+  // A cache-blocked, vectorized kernel against a naive triple loop: far more than noise.
+  EXPECT_GT(r.verdict["summary"]["geomean_speedup_visible"].get<double>(), 1.5) << r.output;
+}
+
+TEST(Eval, SameSeedGivesTheSameInputSeedsAndResults) {
+  std::vector<std::string> args = {"-q", "eval", "-t", "cpu/softmax_f32", "-s",
+                                   source_path("tasks/cpu/softmax_f32/starter.cpp"), "--no-timing", "--seed", "12345"};
+  auto a = run_arena(args, true);
+  auto b = run_arena(args, true);
+  EXPECT_EQ(a.verdict["seed"], "12345");
+  EXPECT_EQ(a.verdict["seed_given"], true);
+  EXPECT_EQ(a.verdict["shapes"][0]["seeds"], b.verdict["shapes"][0]["seeds"]);
+  auto c = run_arena({"-q", "eval", "-t", "cpu/softmax_f32", "-s", source_path("tasks/cpu/softmax_f32/starter.cpp"),
+                      "--no-timing"},
+                     true);
+  EXPECT_EQ(c.verdict["seed_given"], false);
+  EXPECT_NE(c.verdict["shapes"][0]["seeds"], a.verdict["shapes"][0]["seeds"]);
+}
+
+TEST(Eval, HeldoutShapesAreJudgedAndLabelled) {
+  auto r = run_arena({"-q", "eval", "-t", "cpu/transpose_f32", "-s", source_path("tasks/cpu/transpose_f32/starter.cpp"),
+                      "--no-timing", "--shapes", "all"},
+                     true);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  int heldout = 0;
+  for (const auto& s : r.verdict["shapes"]) heldout += s["set"] == "heldout" ? 1 : 0;
+  EXPECT_GT(heldout, 0);
+  EXPECT_EQ(r.verdict["summary"]["correct_heldout"], true);
+}
+
+TEST(Eval, EveryCpuTaskJudgesItsReferenceCorrect) {
+  for (const char* task : {"cpu/vector_add_f32", "cpu/softmax_f32", "cpu/sgemm_f32", "cpu/transpose_f32",
+                           "cpu/prefix_sum_i32", "cpu/rmsnorm_bf16"}) {
+    std::string name = std::string(task).substr(4);
+    auto r = run_arena({"-q", "eval", "-t", task, "-s", source_path("tasks/cpu/" + name + "/reference.cpp"), "--no-timing"},
+                       true);
+    EXPECT_EQ(r.exit_code, 0) << task << "\n" << r.output;
+  }
+}
+
+TEST(Eval, JsonToStdoutKeepsTheTableOnStderr) {
+  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", source_path("tasks/cpu/vector_add_f32/starter.cpp"),
+                      "--no-timing", "--json", "-"});
+  EXPECT_EQ(r.exit_code, 0);
+  auto brace = r.output.find("{\n");
+  ASSERT_NE(brace, std::string::npos) << r.output;
+  EXPECT_NO_THROW(nlohmann::json::parse(r.output.substr(brace)));
+}
+
+}  // namespace
+}  // namespace arena

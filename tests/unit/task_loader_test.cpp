@@ -1,0 +1,126 @@
+#include "core/task_loader.hpp"
+
+#include <gtest/gtest.h>
+
+#include "core/error.hpp"
+#include "task_files.hpp"
+
+namespace arena {
+namespace {
+
+using testing::replace;
+using testing::TempTask;
+using testing::valid_task_yaml;
+
+// The message of the InputError that loading `yaml` throws.
+std::string load_error(const std::string& yaml) {
+  TempTask t(yaml);
+  try {
+    load_task(t.dir());
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(TaskLoader, LoadsAValidTask) {
+  TempTask t(valid_task_yaml());
+  Task task = load_task(t.dir());
+  EXPECT_EQ(task.id, "cpu/vadd");
+  EXPECT_EQ(task.entry, "vadd");
+  ASSERT_EQ(task.tensors.size(), 3u);
+  EXPECT_EQ(task.tensors[2].role, Role::kOutput);
+  ASSERT_EQ(task.scalars.size(), 1u);  // every param, by default
+  EXPECT_EQ(task.scalars[0].name, "n");
+  EXPECT_EQ(task.visible.size(), 2u);
+  EXPECT_EQ(task.elements(task.tensors[0], task.visible[1]), 4097);
+  EXPECT_EQ(task.baseline, task.starter);
+  EXPECT_EQ(task.tolerance.at(DType::kFp32).rtol, 1e-5);
+}
+
+TEST(TaskLoader, MalformedYamlNamesFileAndLine) {
+  std::string msg = load_error("name: x\nparams: {n: [1, 2\n");
+  EXPECT_NE(msg.find("task.yaml:"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("malformed YAML"), std::string::npos) << msg;
+}
+
+TEST(TaskLoader, MissingFieldIsNamed) {
+  std::string msg = load_error(replace(valid_task_yaml(), "flops: \"n\"\n", ""));
+  EXPECT_NE(msg.find("field 'flops': is missing"), std::string::npos) << msg;
+}
+
+TEST(TaskLoader, UnknownDtypeNamesFieldLineAndChoices) {
+  std::string msg = load_error(replace(valid_task_yaml(), "{name: b, dtype: fp32", "{name: b, dtype: fp33"));
+  EXPECT_NE(msg.find("task.yaml:8: field 'tensors[1].dtype': unknown dtype 'fp33'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("bf16"), std::string::npos) << msg;
+}
+
+TEST(TaskLoader, BadExpressionIsQuoted) {
+  std::string msg = load_error(replace(valid_task_yaml(), "bytes: \"12 * n\"", "bytes: \"12 * (n\""));
+  EXPECT_NE(msg.find("field 'bytes'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("'12 * (n'"), std::string::npos) << msg;
+}
+
+TEST(TaskLoader, ExpressionWithUnknownNameIsRejected) {
+  std::string msg = load_error(replace(valid_task_yaml(), "shape: [n]}\n  - {name: b", "shape: [m]}\n  - {name: b"));
+  EXPECT_NE(msg.find("unknown name 'm'"), std::string::npos) << msg;
+}
+
+TEST(TaskLoader, UnknownFieldIsATypo) {
+  std::string msg = load_error(valid_task_yaml() + "tolerence: {fp32: {atol: 1}}\n");
+  EXPECT_NE(msg.find("field 'tolerence': unknown field"), std::string::npos) << msg;
+}
+
+TEST(TaskLoader, VisibleShapeMustGiveEveryParam) {
+  std::string msg = load_error(replace(valid_task_yaml(), "  - {n: 4097}", "  - {m: 4097}"));
+  EXPECT_NE(msg.find("'m' is not a param"), std::string::npos) << msg;
+}
+
+TEST(TaskLoader, InputsComeBeforeOutputs) {
+  std::string yaml = replace(valid_task_yaml(), "  - {name: out, dtype: fp32, role: output, shape: [n]}\n", "");
+  yaml = replace(yaml, "  - {name: a,", "  - {name: out, dtype: fp32, role: output, shape: [n]}\n  - {name: a,");
+  EXPECT_NE(load_error(yaml).find("inputs must come before outputs"), std::string::npos);
+}
+
+TEST(TaskLoader, MissingStarterFileIsNamed) {
+  std::string msg = load_error(replace(valid_task_yaml(), "starter: starter.cpp", "starter: nowhere.cpp"));
+  EXPECT_NE(msg.find("nowhere.cpp' does not exist"), std::string::npos) << msg;
+}
+
+TEST(TaskLoader, NoTaskYamlSaysWhatATaskDirectoryHolds) {
+  try {
+    load_task("/nonexistent/dir");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("no task.yaml"), std::string::npos);
+  }
+}
+
+TEST(TaskLoader, ShapeProblemsCoverDomainsConstraintsAndMemory) {
+  TempTask t(replace(valid_task_yaml(), "flops:", "constraints: [\"n % 2 == 1 || n == 1000\"]\nlimits: {memory_bytes: 120000}\nflops:"));
+  Task task = load_task(t.dir());
+  EXPECT_TRUE(task.shape_problems(Shape{{{"n", 1001}}}).empty());
+  EXPECT_FALSE(task.shape_problems(Shape{{{"n", 0}}}).empty());        // below min
+  EXPECT_FALSE(task.shape_problems(Shape{{{"n", 1002}}}).empty());     // constraint
+  EXPECT_FALSE(task.shape_problems(Shape{{{"n", 20001}}}).empty());    // memory cap
+  EXPECT_FALSE(task.shape_problems(Shape{{{"q", 3}}}).empty());        // unknown param
+}
+
+TEST(TaskLoader, ToleranceScalesWithTheReductionLength) {
+  TempTask t(replace(valid_task_yaml(), "flops:", "tolerance: {fp32: {atol: 1e-4, rtol: 2e-4}, reduction: n}\nflops:"));
+  Task task = load_task(t.dir());
+  Tolerance tol = task.tolerance_for(task.tensors[2], Shape{{{"n", 100}}});
+  EXPECT_DOUBLE_EQ(tol.atol, 1e-3);
+  EXPECT_DOUBLE_EQ(tol.rtol, 2e-3);
+}
+
+TEST(TaskLoader, ScalarsWithValues) {
+  TempTask t(replace(valid_task_yaml(), "flops:", "scalars:\n  - {name: n}\n  - {name: eps, type: float, value: \"1e-6\"}\nflops:"));
+  Task task = load_task(t.dir());
+  ASSERT_EQ(task.scalars.size(), 2u);
+  EXPECT_EQ(task.scalars[1].type, ScalarType::kFloat);
+  EXPECT_DOUBLE_EQ(task.scalars[1].value.eval({}), 1e-6);
+}
+
+}  // namespace
+}  // namespace arena
