@@ -24,5 +24,6 @@ struct GlobalOptions {
 
 Runner add_eval_command(CLI::App& app, const GlobalOptions& global);
 Runner add_tasks_command(CLI::App& app, const GlobalOptions& global);
+Runner add_report_command(CLI::App& app, const GlobalOptions& global);
 
 }  // namespace arena::cli

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   app.add_flag("-q,--quiet", global.quiet, "No progress lines on stderr");
   Runner eval = add_eval_command(app, global);
   Runner tasks = add_tasks_command(app, global);
+  Runner report = add_report_command(app, global);
 
   try {
     app.parse(argc, argv);
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (app.got_subcommand("eval")) return eval();
+    if (app.got_subcommand("report")) return report();
     return tasks();
   } catch (const arena::InputError& e) {
     std::cerr << "error: " << e.what() << "\n";

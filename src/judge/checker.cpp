@@ -19,7 +19,7 @@ bool within(double got, double expected, const Tolerance& tol, double* bound) {
 // its last index: the places a kernel without bounds handling gets wrong.
 bool in_tail(int64_t c, int64_t d) {
   int64_t full = d / 32 * 32;
-  return (full != d && c >= full) || c == d - 1;
+  return (full > 0 && full != d && c >= full) || c == d - 1;
 }
 
 }  // namespace
@@ -84,7 +84,7 @@ OutputCheck check_output(const TensorSpec& spec, const std::vector<int64_t>& dim
 }
 
 Difference compare_runs(const TensorSpec& spec, const std::vector<int64_t>& dims, const void* a,
-                        const void* b, const Tolerance& tol) {
+                        const void* b, const Tolerance& tol, const Poison& b_poison) {
   Difference d;
   int64_t n = 1;
   for (int64_t x : dims) n *= x;
@@ -99,6 +99,7 @@ Difference compare_runs(const TensorSpec& spec, const std::vector<int64_t>& dims
     double bound = 0;
     if (within(y, x, tol, &bound)) continue;
     ++d.differing;
+    if (is_poison(b_poison, b, u)) ++d.unwritten;
     if (!d.first) d.first = Mismatch{i, unravel(i, dims), y, x, bound, false};
   }
   return d;

@@ -47,10 +47,11 @@ OutputCheck check_output(const TensorSpec& spec, const std::vector<int64_t>& dim
 struct Difference {
   int64_t differing = 0;  // beyond tolerance
   int64_t bitwise = 0;    // any bit
+  int64_t unwritten = 0;  // of the differing, those `b` never wrote (still `b_poison`)
   std::optional<Mismatch> first;
 };
 Difference compare_runs(const TensorSpec& spec, const std::vector<int64_t>& dims, const void* a,
-                        const void* b, const Tolerance& tol);
+                        const void* b, const Tolerance& tol, const Poison& b_poison);
 
 std::vector<int64_t> unravel(int64_t index, const std::vector<int64_t>& dims);
 
