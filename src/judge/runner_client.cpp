@@ -41,6 +41,7 @@ RunnerClient::RunnerClient(const RunnerSpec& spec, double start_timeout_s) {
   std::string flush = std::to_string(spec.flush_bytes);
   std::string sock_arg = std::to_string(kChildSocketFd);
   std::string region_arg = std::to_string(kChildRegionFd);
+  std::string address_space = std::to_string(spec.address_space_bytes);
 
   pid_t pid = fork();
   if (pid < 0) sys_fail("fork");
@@ -54,17 +55,15 @@ RunnerClient::RunnerClient(const RunnerSpec& spec, double start_timeout_s) {
     dup2(sv[1], kChildSocketFd);
     dup2(region_fd_, kChildRegionFd);
     close_range(kChildRegionFd + 1, ~0U, 0);
-    if (spec.address_space_bytes > 0) {
-      rlimit lim{static_cast<rlim_t>(spec.address_space_bytes), static_cast<rlim_t>(spec.address_space_bytes)};
-      setrlimit(RLIMIT_AS, &lim);
-    }
+    // RLIMIT_AS is set by the runner itself, after exec: set here, it would also bind this
+    // forked copy of the judge (a sanitizer build reserves terabytes of address space).
     rlimit no_core{0, 0};
     setrlimit(RLIMIT_CORE, &no_core);
     // Idle OpenMP threads must sleep, not spin: a spinning baseline runner would steal cores
     // from the candidate while they are timed in turn.
     setenv("OMP_WAIT_POLICY", "passive", 0);
     execl(binary.c_str(), binary.c_str(), library.c_str(), sock_arg.c_str(), region_arg.c_str(),
-          flush.c_str(), static_cast<char*>(nullptr));
+          flush.c_str(), address_space.c_str(), static_cast<char*>(nullptr));
     std::string msg = "cannot start the runner '" + binary + "': " + std::strerror(errno) + "\n";
     (void)!write(2, msg.data(), msg.size());
     _exit(protocol::kExitSetup);

@@ -3,11 +3,12 @@
 // Loads one compiled solution and calls it on buffers in a shared memory region, when and as the
 // judge asks. It is started per solution and killed on a crash or hang; see runner_protocol.hpp.
 //
-//   arena-runner-cpu <library.so> <socket-fd> <region-fd> <flush-bytes>
+//   arena-runner-cpu <library.so> <socket-fd> <region-fd> <flush-bytes> <address-space-bytes>
 
 #include <dlfcn.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -63,8 +64,8 @@ void flush_caches(std::vector<uint64_t>& buffer) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 5) {
-    std::fprintf(stderr, "usage: %s <library.so> <socket-fd> <region-fd> <flush-bytes>\n"
+  if (argc != 6) {
+    std::fprintf(stderr, "usage: %s <library.so> <socket-fd> <region-fd> <flush-bytes> <address-space-bytes>\n"
                  "(started by the judge; not meant to be run by hand)\n", argv[0]);
     return 2;
   }
@@ -73,6 +74,11 @@ int main(int argc, char** argv) {
   int region_fd = std::atoi(argv[3]);
   size_t flush_bytes = std::strtoull(argv[4], nullptr, 10);
   std::set_new_handler(out_of_memory);
+  // The memory limit, before any solution code is loaded (0: none).
+  if (rlim_t limit = std::strtoull(argv[5], nullptr, 10); limit > 0) {
+    rlimit lim{limit, limit};
+    setrlimit(RLIMIT_AS, &lim);
+  }
 
   std::vector<uint64_t> flush_buffer(flush_bytes / sizeof(uint64_t), 1);
 
