@@ -1,8 +1,17 @@
 #include "judge/backend.hpp"
 
 #include "core/error.hpp"
+#include "core/subprocess.hpp"
 
 namespace arena {
+
+std::filesystem::path compile_task_file(const Task& task, const Backend& backend,
+                                        const std::filesystem::path& file, const std::string& role) {
+  CompileResult r = backend.compile(task, read_file(file));
+  if (!r.ok)
+    throw InputError(file.string() + ": the task's " + role + " does not compile; fix the task:\n" + r.log);
+  return r.library;
+}
 
 std::string compile_hint(const Task& task, const std::string& log, const std::string& declaration) {
   if (log.find("conflicting declaration of C function") != std::string::npos ||

@@ -33,6 +33,11 @@ class Backend {
   virtual double peak_gbytes_per_s() const { return 0; }
 };
 
+// Compiles one of the task's own files (reference, baseline) and returns the library. A task
+// file that does not compile is the task's fault: InputError naming the file and `role`.
+std::filesystem::path compile_task_file(const Task& task, const Backend& backend,
+                                        const std::filesystem::path& file, const std::string& role);
+
 // When a compile log shows the classic signature mistakes, a sentence that says what to fix.
 std::string compile_hint(const Task& task, const std::string& log, const std::string& declaration);
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <sstream>
+#include <thread>
 
 #include "core/error.hpp"
 #include "core/sha256.hpp"
@@ -11,6 +12,7 @@
 #include "judge/input_generator.hpp"
 #include "judge/lane.hpp"
 #include "judge/random.hpp"
+#include "judge/timer_check.hpp"
 #include "judge/timing_loop.hpp"
 
 namespace arena {
@@ -72,17 +74,13 @@ class Judge {
     if (!c.ok) return;
 
     double t1 = now_seconds();
-    std::filesystem::path reference = compile_trusted(task_.reference, "reference");
+    std::filesystem::path reference = compile_task_file(task_, backend_, task_.reference, "reference");
     std::filesystem::path baseline;
-    if (options_.timing) baseline = compile_trusted(task_.baseline, "baseline");
+    if (options_.timing) baseline = compile_task_file(task_, backend_, task_.baseline, "baseline");
     v_.seconds["compile_reference_and_baseline"] = now_seconds() - t1;
 
     int64_t max_region = 0;
-    for (const auto& js : options_.shapes) {
-      std::vector<size_t> bytes;
-      for (const auto& t : task_.tensors) bytes.push_back(static_cast<size_t>(task_.bytes_of(t, js.shape)));
-      max_region = std::max<int64_t>(max_region, static_cast<int64_t>(make_layout(bytes).total_bytes));
-    }
+    for (const auto& js : options_.shapes) max_region = std::max(max_region, region_bytes(task_, js.shape));
     reference_ = std::make_unique<Lane>(backend_, task_, reference, max_region);
     candidate_ = std::make_unique<Lane>(backend_, task_, c.library, max_region);
     if (options_.timing) baseline_ = std::make_unique<Lane>(backend_, task_, baseline, max_region);
@@ -105,13 +103,6 @@ class Judge {
   double timeout() const { return options_.timeout_s > 0 ? options_.timeout_s : task_.limits.timeout_s; }
 
   void add_seconds(const char* what, double since) { v_.seconds[what] += now_seconds() - since; }
-
-  std::filesystem::path compile_trusted(const std::filesystem::path& file, const std::string& role) {
-    CompileResult r = backend_.compile(task_, read_file(file));
-    if (!r.ok)
-      throw InputError(file.string() + ": the task's " + role + " does not compile; fix the task:\n" + r.log);
-    return r.library;
-  }
 
   static ShapeVerdict fail(ShapeVerdict sv, FailureClass c, std::string message) {
     sv.correct = false;
@@ -314,15 +305,17 @@ class Judge {
                                 backend_.peak_gbytes_per_s() > 0 ? task_.bytes.eval(b) / (backend_.peak_gbytes_per_s() * 1e9) : 0.0);
       if (floor_s > 0) tm.roofline_fraction = floor_s / secs;
     }
-    // The runner's clock is the solution's process: cross-check it with the judge's own.
-    // The slack covers the protocol's round trip and scheduling delays on a loaded machine; a
-    // runner claiming less than ~80 % of what the judge saw is not believed.
-    double slack_ns = 3 * r.ping_ns + 100e3 + 0.2 * tm.host_median_ns;
-    if (tm.host_median_ns - tm.candidate.median > slack_ns) {
+    // The runner's clock is in the solution's process: cross-check it with the CPU time the
+    // kernel charged to that process.
+    double cpu_ns = summarize(r.candidate_cpu_ns).median;
+    TimerCheck tc = check_reported_time(tm.candidate.median, cpu_ns, r.candidate_threads,
+                                        static_cast<int>(std::thread::hardware_concurrency()));
+    if (!tc.plausible) {
       v_.flags.push_back({"timer_mismatch", shape.label(),
-                          "the runner reported a median of " + fmt_number(tm.candidate.median) + " ns but the judge saw " +
-                              fmt_number(tm.host_median_ns) + " ns around the calls (protocol round trip " +
-                              fmt_number(r.ping_ns) + " ns)",
+                          "the runner reported a median of " + fmt_number(tm.candidate.median) +
+                              " ns, but its process used " + fmt_number(cpu_ns) + " ns of CPU time on " +
+                              std::to_string(r.candidate_threads) + " thread(s) per call, so a call took at least " +
+                              fmt_number(tc.lower_bound_ns) + " ns",
                           true});
     }
     sv.timing = tm;

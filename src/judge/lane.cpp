@@ -6,6 +6,18 @@
 
 namespace arena {
 
+namespace {
+std::vector<size_t> tensor_bytes(const Task& task, const Shape& shape) {
+  std::vector<size_t> bytes;
+  for (const auto& t : task.tensors) bytes.push_back(static_cast<size_t>(task.bytes_of(t, shape)));
+  return bytes;
+}
+}  // namespace
+
+int64_t region_bytes(const Task& task, const Shape& shape) {
+  return static_cast<int64_t>(make_layout(tensor_bytes(task, shape)).total_bytes);
+}
+
 Lane::Lane(const Backend& backend, const Task& task, std::filesystem::path library, int64_t max_region_bytes)
     : backend_(backend), task_(task), library_(std::move(library)), max_region_bytes_(max_region_bytes) {}
 
@@ -16,13 +28,9 @@ std::string Lane::prepare(const Shape& shape) {
     ++runner_starts_;
     if (!runner_->start_error().empty()) return runner_->start_error();
   }
-  std::vector<size_t> bytes;
   dims_.clear();
-  for (const auto& t : task_.tensors) {
-    dims_.push_back(task_.dims(t, shape));
-    bytes.push_back(static_cast<size_t>(task_.bytes_of(t, shape)));
-  }
-  layout_ = make_layout(bytes);
+  for (const auto& t : task_.tensors) dims_.push_back(task_.dims(t, shape));
+  layout_ = make_layout(tensor_bytes(task_, shape));
   runner_->map_region(layout_.total_bytes);
   offsets_.clear();
   for (const auto& s : layout_.slots) offsets_.push_back(s.offset);

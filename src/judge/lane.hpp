@@ -20,6 +20,9 @@
 
 namespace arena {
 
+// The bytes of the shared region that holds every tensor of `shape`, guards included.
+int64_t region_bytes(const Task& task, const Shape& shape);
+
 class Lane {
  public:
   Lane(const Backend& backend, const Task& task, std::filesystem::path library, int64_t max_region_bytes);
@@ -34,7 +37,7 @@ class Lane {
 
   CallOutcome call(double timeout_s);
   bool flush_caches(double timeout_s);
-  double ping(double timeout_s) { return runner_->ping(timeout_s); }
+  int runner_threads() const { return runner_->thread_count(); }
 
   std::optional<GuardViolation> check_guards() const;
   // The index of the first input whose bytes differ from `pristine`, if any.

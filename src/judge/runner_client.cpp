@@ -11,7 +11,9 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 
 #include "core/error.hpp"
 #include "core/subprocess.hpp"
@@ -72,6 +74,7 @@ RunnerClient::RunnerClient(const RunnerSpec& spec, double start_timeout_s) {
   close(sv[1]);
   socket_ = sv[0];
   pid_ = pid;
+  has_cpu_clock_ = clock_getcpuclockid(pid_, &cpu_clock_) == 0;
 
   pollfd p{socket_, POLLIN, 0};
   int rc = poll(&p, 1, static_cast<int>(start_timeout_s * 1000));
@@ -175,7 +178,11 @@ CallOutcome RunnerClient::call(const std::vector<uint64_t>& offsets,
   q.scalar_count = static_cast<uint32_t>(scalars.size());
   for (size_t i = 0; i < offsets.size(); ++i) q.offsets[i] = offsets[i];
   for (size_t i = 0; i < scalars.size(); ++i) q.scalars[i] = scalars[i];
-  return exchange(q, timeout_s);
+  double cpu_before = cpu_time_ns();
+  CallOutcome o = exchange(q, timeout_s);
+  double cpu_after = o.kind == CallOutcome::Kind::kOk ? cpu_time_ns() : -1;
+  if (cpu_before >= 0 && cpu_after >= 0) o.runner_cpu_ns = cpu_after - cpu_before;
+  return o;
 }
 
 bool RunnerClient::flush_caches(double timeout_s) {
@@ -184,11 +191,19 @@ bool RunnerClient::flush_caches(double timeout_s) {
   return exchange(q, timeout_s).kind == CallOutcome::Kind::kOk;
 }
 
-double RunnerClient::ping(double timeout_s) {
-  protocol::Request q;
-  q.op = protocol::Op::kPing;
-  CallOutcome o = exchange(q, timeout_s);
-  return o.kind == CallOutcome::Kind::kOk ? o.host_seconds : -1;
+double RunnerClient::cpu_time_ns() const {
+  timespec ts{};
+  if (!has_cpu_clock_ || clock_gettime(cpu_clock_, &ts) != 0) return -1;
+  return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
+}
+
+int RunnerClient::thread_count() const {
+  if (!alive()) return 0;
+  std::ifstream in("/proc/" + std::to_string(pid_) + "/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("Threads:", 0) == 0) return std::atoi(line.c_str() + 8);
+  return 0;
 }
 
 CallOutcome RunnerClient::exchange(const protocol::Request& q, double timeout_s) {
@@ -216,7 +231,8 @@ CallOutcome RunnerClient::exchange(const protocol::Request& q, double timeout_s)
   if (r.status != protocol::Status::kOk) {
     // The runner reported a failure and is exiting; collect it as a death with this message.
     CallOutcome o = died(host);
-    o.message = std::string(r.message, strnlen(r.message, sizeof r.message)) + " (" + o.message + ")";
+    std::string said(r.message, strnlen(r.message, sizeof r.message));
+    o.message = o.kind == CallOutcome::Kind::kOom ? said : said + " (" + o.message + ")";
     return o;
   }
   CallOutcome o;

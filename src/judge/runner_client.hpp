@@ -4,6 +4,8 @@
 
 #include <sys/types.h>
 
+#include <ctime>
+
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -27,6 +29,9 @@ struct CallOutcome {
   uint64_t runner_ns = 0;  // what the runner says the call took
   double host_seconds = 0;  // what the judge saw around the request and reply
   std::string message;     // for failures: signal, exit code, the runner's last output
+  // CPU time the runner's process used during the request, all threads, as the kernel counts
+  // it (the solution cannot fake it); negative when unknown.
+  double runner_cpu_ns = -1;
 };
 
 class RunnerClient {
@@ -51,16 +56,19 @@ class RunnerClient {
                    const std::vector<protocol::ScalarValue>& scalars, double timeout_s);
   // Asks the runner to evict the caches. Returns false when the runner died doing it.
   bool flush_caches(double timeout_s);
-  // One empty round trip; its host time is the protocol's overhead. Negative when it died.
-  double ping(double timeout_s);
+  // Threads in the runner's process now (0 when unknown).
+  int thread_count() const;
 
  private:
   CallOutcome died(double host_seconds);
   CallOutcome exchange(const protocol::Request& q, double timeout_s);
   std::string output_tail() const;
   void kill_now();
+  double cpu_time_ns() const;
 
   pid_t pid_ = -1;
+  clockid_t cpu_clock_ = 0;
+  bool has_cpu_clock_ = false;
   int socket_ = -1;
   int region_fd_ = -1;
   int log_fd_ = -1;

@@ -21,7 +21,6 @@ enum class Op : uint32_t {
   kMap = 1,   // (re)map the shared buffer region at its new size
   kCall = 2,  // call the entry point once
   kQuit = 3,
-  kPing = 5,   // answer at once: the judge measures the protocol's own round trip
   kFlush = 4,  // evict the caches (cold timing); a request of its own, so the judge's clock
                // around kCall covers the call alone
 };

@@ -28,11 +28,7 @@ std::vector<std::string> audit_tolerances(const Task& task) {
 std::vector<std::string> audit_degenerate_outputs(const Task& task, const Backend& backend, const Shape& shape,
                                                   uint64_t seed) {
   std::vector<std::string> problems;
-  CompileResult r = backend.compile(task, read_file(task.reference));
-  if (!r.ok) throw InputError(task.reference.string() + ": the task's reference does not compile:\n" + r.log);
-  std::vector<size_t> bytes;
-  for (const auto& t : task.tensors) bytes.push_back(static_cast<size_t>(task.bytes_of(t, shape)));
-  Lane lane(backend, task, r.library, static_cast<int64_t>(make_layout(bytes).total_bytes));
+  Lane lane(backend, task, compile_task_file(task, backend, task.reference, "reference"), region_bytes(task, shape));
   std::string err = lane.prepare(shape);
   if (!err.empty()) return {"the reference does not load: " + err};
 

@@ -10,14 +10,10 @@ namespace arena {
 TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLoopOptions& options,
                                  const std::function<std::string()>& check) {
   TimingLoopResult r;
-  std::vector<double> pings;
-  for (int i = 0; i < 5; ++i) pings.push_back(candidate.ping(options.timeout_s) * 1e9);
-  r.ping_ns = summarize(pings).median;
-
   uint64_t nonce = 0x7157;
   // One timed call of a lane; false when it failed.
   auto timed_call = [&](Lane& lane, std::vector<double>* runner_ns, std::vector<double>* host_ns,
-                        CallOutcome* failure) {
+                        std::vector<double>* cpu_ns, CallOutcome* failure) {
     lane.poison_outputs(++nonce);
     if (options.cold_cache) lane.flush_caches(options.timeout_s);
     CallOutcome o = lane.call(options.timeout_s);
@@ -27,29 +23,30 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
     }
     if (runner_ns) runner_ns->push_back(static_cast<double>(o.runner_ns));
     if (host_ns) host_ns->push_back(o.host_seconds * 1e9);
+    if (cpu_ns && o.runner_cpu_ns >= 0) cpu_ns->push_back(o.runner_cpu_ns);
     return true;
   };
 
   // Warm-up: one call each, the same as a timed call, then discarded.
   CallOutcome failure;
-  if (!timed_call(candidate, nullptr, nullptr, &failure)) {
+  if (!timed_call(candidate, nullptr, nullptr, nullptr, &failure)) {
     r.candidate_failure = failure;
     return r;
   }
-  if (baseline && !timed_call(*baseline, nullptr, nullptr, &failure)) {
+  if (baseline && !timed_call(*baseline, nullptr, nullptr, nullptr, &failure)) {
     r.baseline_failure = failure.message;
     baseline = nullptr;
   }
 
   double start = now_seconds();
   for (;;) {
-    if (!timed_call(candidate, &r.candidate_ns, &r.candidate_host_ns, &failure)) {
+    if (!timed_call(candidate, &r.candidate_ns, &r.candidate_host_ns, &r.candidate_cpu_ns, &failure)) {
       r.candidate_failure = failure;
       return r;
     }
     r.check_failure = check();
     if (!r.check_failure.empty()) return r;
-    if (baseline && !timed_call(*baseline, &r.baseline_ns, nullptr, &failure)) {
+    if (baseline && !timed_call(*baseline, &r.baseline_ns, nullptr, nullptr, &failure)) {
       r.baseline_failure = failure.message;
       baseline = nullptr;
     }
@@ -57,6 +54,7 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
     std::string c = options.rule.stop_reason(summarize(r.candidate_ns), elapsed);
     std::string b = baseline ? options.rule.stop_reason(summarize(r.baseline_ns), elapsed) : c;
     if (!c.empty() && !b.empty()) {
+      r.candidate_threads = candidate.runner_threads();
       r.stop_reason = (c == "converged" && b == "converged") ? "converged" : (c != "converged" ? c : b);
       return r;
     }

@@ -17,7 +17,8 @@ struct TimingLoopResult {
   std::vector<double> candidate_ns;       // as the runner reported
   std::vector<double> candidate_host_ns;  // as the judge saw (protocol round trip included)
   std::vector<double> baseline_ns;
-  double ping_ns = 0;                     // the protocol's round trip, median of a few
+  std::vector<double> candidate_cpu_ns;   // CPU time the candidate's process used per call
+  int candidate_threads = 0;              // threads in the candidate's process after the loop
   std::string stop_reason;
   std::optional<CallOutcome> candidate_failure;  // the candidate died or hung while timed
   std::string check_failure;                     // a timed output failed its check

@@ -3,6 +3,8 @@
 
 #include <unistd.h>
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -46,5 +48,43 @@ inline ArenaRun run_arena(std::vector<std::string> args, bool with_json = false,
   }
   return r;
 }
+
+// An editable copy of tasks/cpu/vector_add_f32 under a tasks root of its own, removed at the end.
+class TaskCopy {
+ public:
+  TaskCopy() {
+    static int counter = 0;
+    root_ = std::filesystem::temp_directory_path() /
+            ("arena-task-copy-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
+    dir_ = root_ / "cpu" / "vector_add_f32";
+    std::filesystem::remove_all(root_);
+    std::filesystem::create_directories(dir_);
+    for (const auto& f : std::filesystem::directory_iterator(source_path("tasks/cpu/vector_add_f32")))
+      std::filesystem::copy(f.path(), dir_ / f.path().filename());
+  }
+  ~TaskCopy() { std::filesystem::remove_all(root_); }
+  TaskCopy(const TaskCopy&) = delete;
+  TaskCopy& operator=(const TaskCopy&) = delete;
+
+  // Replaces the first `from` in task.yaml with `to`; the test fails if `from` is not there.
+  TaskCopy& edit_yaml(const std::string& from, const std::string& to) {
+    std::string yaml = read_file(dir_ / "task.yaml");
+    auto at = yaml.find(from);
+    EXPECT_NE(at, std::string::npos) << "task.yaml has no '" << from << "'";
+    if (at != std::string::npos) yaml.replace(at, from.size(), to);
+    std::ofstream(dir_ / "task.yaml") << yaml;
+    return *this;
+  }
+  TaskCopy& replace_file(const std::string& name, const std::string& source) {
+    std::filesystem::copy_file(source, dir_ / name, std::filesystem::copy_options::overwrite_existing);
+    return *this;
+  }
+  std::string root() const { return root_.string(); }  // for --tasks-dir
+  std::string dir() const { return dir_.string(); }    // for --task
+
+ private:
+  std::filesystem::path root_;
+  std::filesystem::path dir_;
+};
 
 }  // namespace arena::testing

@@ -14,25 +14,9 @@ using testing::run_arena;
 using testing::source_path;
 
 // A copy of cpu/vector_add_f32 whose task.yaml has `from` replaced by `to`.
-class BrokenTaskDir {
+class BrokenTaskDir : public testing::TaskCopy {
  public:
-  BrokenTaskDir(const std::string& from, const std::string& to) {
-    dir_ = std::filesystem::temp_directory_path() / ("arena-bad-task-" + std::to_string(getpid()) + "-" + std::to_string(counter_++)) / "vector_add_f32";
-    std::filesystem::create_directories(dir_);
-    std::filesystem::path src = source_path("tasks/cpu/vector_add_f32");
-    for (const auto& f : std::filesystem::directory_iterator(src)) std::filesystem::copy(f.path(), dir_ / f.path().filename());
-    std::string yaml = read_file(dir_ / "task.yaml");
-    auto at = yaml.find(from);
-    EXPECT_NE(at, std::string::npos) << from;
-    if (at != std::string::npos) yaml.replace(at, from.size(), to);
-    std::ofstream(dir_ / "task.yaml") << yaml;
-  }
-  ~BrokenTaskDir() { std::filesystem::remove_all(dir_.parent_path()); }
-  std::string dir() const { return dir_.string(); }
-
- private:
-  static inline int counter_ = 0;
-  std::filesystem::path dir_;
+  BrokenTaskDir(const std::string& from, const std::string& to) { edit_yaml(from, to); }
 };
 
 testing::ArenaRun eval_task(const std::string& task) {

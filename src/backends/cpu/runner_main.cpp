@@ -108,9 +108,6 @@ int main(int argc, char** argv) {
         send_reply(Reply{});
         break;
       }
-      case arena::protocol::Op::kPing:
-        send_reply(Reply{});
-        break;
       case arena::protocol::Op::kFlush:
         flush_caches(flush_buffer);
         send_reply(Reply{});
