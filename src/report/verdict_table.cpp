@@ -19,7 +19,9 @@ std::string render_verdict(const Verdict& v) {
       row.push_back(format_duration_ns(tm.candidate.median));
       row.push_back(format_number(100 * tm.candidate.relative_ci_half_width(), 2) + "%");
       row.push_back(tm.baseline ? format_duration_ns(tm.baseline->median) : "-");
-      row.push_back(tm.speedup ? format_number(*tm.speedup) + "x" : "-");
+      bool voided = false;
+      for (const auto& f : v.flags) voided = voided || (f.voids_speedup && (f.shape.empty() || f.shape == s.shape.label()));
+      row.push_back(!tm.speedup ? "-" : voided ? "voided" : format_number(*tm.speedup) + "x");
       row.push_back(format_number(tm.gflops));
       row.push_back(format_number(tm.gbytes_per_s));
       row.push_back(std::to_string(tm.candidate.count));

@@ -100,6 +100,17 @@ TEST(BrokenSolutionDetail, MissingEntryPointIsNamed) {
   EXPECT_NE(log.find("does not define the entry point"), std::string::npos) << log;
 }
 
+TEST(BrokenSolutionDetail, PatchedTimerIsFlaggedAndItsSpeedupVoided) {
+  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", broken("patched_timer"), "--max-time", "0.3"}, true);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_EQ(r.verdict["summary"]["correct_visible"], true);  // the values are right: only the clock lies
+  EXPECT_EQ(r.verdict["summary"]["speedup_voided"], true);
+  EXPECT_TRUE(r.verdict["summary"]["geomean_speedup_visible"].is_null());
+  ASSERT_FALSE(r.verdict["flags"].empty()) << r.output;
+  EXPECT_EQ(r.verdict["flags"][0]["name"], "timer_mismatch");
+  EXPECT_NE(r.output.find("voided"), std::string::npos) << r.output;
+}
+
 TEST(BrokenSolutionDetail, CompileErrorsAreVerbatimWithTheSolutionsLineNumbers) {
   auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", broken("syntax_error")}, true);
   std::string log = r.verdict["compile"]["log"];
