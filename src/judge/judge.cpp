@@ -55,6 +55,8 @@ FailureClass class_of(const CallOutcome& o) {
       return FailureClass::kTimeout;
     case CallOutcome::Kind::kOom:
       return FailureClass::kOom;
+    case CallOutcome::Kind::kLaunchError:
+      return FailureClass::kLaunchError;
     default:
       return FailureClass::kCrash;
   }

@@ -68,9 +68,16 @@ void Lane::arm_guards(uint64_t key) {
   fill_guards(runner_->region(), layout_, key);
 }
 
-CallOutcome Lane::call(double timeout_s) { return runner_->call(offsets_, scalars_, timeout_s); }
-
-bool Lane::flush_caches(double timeout_s) { return runner_->flush_caches(timeout_s); }
+CallOutcome Lane::call(double timeout_s, bool cold) {
+  CallOutcome up = runner_->transfer(protocol::Op::kUpload, timeout_s);
+  if (up.kind != CallOutcome::Kind::kOk) return up;
+  if (cold && !runner_->flush_caches(timeout_s))
+    return {CallOutcome::Kind::kCrash, 0, 0, "the runner died while evicting the caches"};
+  CallOutcome o = runner_->call(offsets_, scalars_, timeout_s);
+  if (o.kind != CallOutcome::Kind::kOk) return o;
+  CallOutcome down = runner_->transfer(protocol::Op::kDownload, timeout_s);
+  return down.kind == CallOutcome::Kind::kOk ? o : down;
+}
 
 std::optional<GuardViolation> Lane::check_guards() const {
   return arena::check_guards(runner_->region(), layout_, guard_key_);

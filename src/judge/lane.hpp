@@ -35,8 +35,10 @@ class Lane {
   void poison_outputs(uint64_t nonce);
   void arm_guards(uint64_t key);
 
-  CallOutcome call(double timeout_s);
-  bool flush_caches(double timeout_s);
+  // One call of the solution: the region goes to the device, the caches are evicted when
+  // `cold`, the entry point runs, and the region comes back (the last two steps are no-ops on
+  // the CPU). The outcome is the call's; a failure on the way is reported as such.
+  CallOutcome call(double timeout_s, bool cold = false);
   int runner_threads() const { return runner_->thread_count(); }
 
   std::optional<GuardViolation> check_guards() const;

@@ -44,6 +44,7 @@ RunnerClient::RunnerClient(const RunnerSpec& spec, double start_timeout_s) {
   std::string sock_arg = std::to_string(kChildSocketFd);
   std::string region_arg = std::to_string(kChildRegionFd);
   std::string address_space = std::to_string(spec.address_space_bytes);
+  std::vector<std::string> extra = spec.extra_args;
 
   pid_t pid = fork();
   if (pid < 0) sys_fail("fork");
@@ -64,8 +65,11 @@ RunnerClient::RunnerClient(const RunnerSpec& spec, double start_timeout_s) {
     // Idle OpenMP threads must sleep, not spin: a spinning baseline runner would steal cores
     // from the candidate while they are timed in turn.
     setenv("OMP_WAIT_POLICY", "passive", 0);
-    execl(binary.c_str(), binary.c_str(), library.c_str(), sock_arg.c_str(), region_arg.c_str(),
-          flush.c_str(), address_space.c_str(), static_cast<char*>(nullptr));
+    std::vector<char*> args = {binary.data(), library.data(), sock_arg.data(), region_arg.data(), flush.data(),
+                               address_space.data()};
+    for (auto& a : extra) args.push_back(a.data());
+    args.push_back(nullptr);
+    execv(binary.c_str(), args.data());
     std::string msg = "cannot start the runner '" + binary + "': " + std::strerror(errno) + "\n";
     (void)!write(2, msg.data(), msg.size());
     _exit(protocol::kExitSetup);
@@ -159,6 +163,9 @@ CallOutcome RunnerClient::died(double host_seconds) {
   } else if (WIFEXITED(status) && WEXITSTATUS(status) == protocol::kExitOom) {
     o.kind = CallOutcome::Kind::kOom;
     o.message = "the solution ran out of memory";
+  } else if (WIFEXITED(status) && WEXITSTATUS(status) == protocol::kExitLaunch) {
+    o.kind = CallOutcome::Kind::kLaunchError;
+    o.message = "the launch was refused";
   } else {
     o.kind = CallOutcome::Kind::kCrash;
     o.message = "the runner exited with code " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
@@ -183,6 +190,12 @@ CallOutcome RunnerClient::call(const std::vector<uint64_t>& offsets,
   double cpu_after = o.kind == CallOutcome::Kind::kOk ? cpu_time_ns() : -1;
   if (cpu_before >= 0 && cpu_after >= 0) o.runner_cpu_ns = cpu_after - cpu_before;
   return o;
+}
+
+CallOutcome RunnerClient::transfer(protocol::Op op, double timeout_s) {
+  protocol::Request q;
+  q.op = op;
+  return exchange(q, timeout_s);
 }
 
 bool RunnerClient::flush_caches(double timeout_s) {
@@ -232,11 +245,13 @@ CallOutcome RunnerClient::exchange(const protocol::Request& q, double timeout_s)
     // The runner reported a failure and is exiting; collect it as a death with this message.
     CallOutcome o = died(host);
     std::string said(r.message, strnlen(r.message, sizeof r.message));
-    o.message = o.kind == CallOutcome::Kind::kOom ? said : said + " (" + o.message + ")";
+    bool says_it_all = o.kind == CallOutcome::Kind::kOom || o.kind == CallOutcome::Kind::kLaunchError;
+    o.message = says_it_all ? said : said + " (" + o.message + ")";
     return o;
   }
   CallOutcome o;
   o.runner_ns = r.elapsed_ns;
+  o.all_work_ns = r.all_work_ns;
   o.host_seconds = host;
   return o;
 }

@@ -21,10 +21,11 @@ struct RunnerSpec {
   std::filesystem::path library;  // the compiled solution
   size_t flush_bytes = 0;         // size of the cache-eviction buffer
   int64_t address_space_bytes = 0;  // RLIMIT_AS for the runner; 0 = none
+  std::vector<std::string> extra_args;  // appended to the runner's command line
 };
 
 struct CallOutcome {
-  enum class Kind { kOk, kCrash, kTimeout, kOom };
+  enum class Kind { kOk, kCrash, kTimeout, kOom, kLaunchError };
   Kind kind = Kind::kOk;
   uint64_t runner_ns = 0;  // what the runner says the call took
   double host_seconds = 0;  // what the judge saw around the request and reply
@@ -32,6 +33,7 @@ struct CallOutcome {
   // CPU time the runner's process used during the request, all threads, as the kernel counts
   // it (the solution cannot fake it); negative when unknown.
   double runner_cpu_ns = -1;
+  uint64_t all_work_ns = 0;  // ... and until all work on the device was done
 };
 
 class RunnerClient {
@@ -54,6 +56,8 @@ class RunnerClient {
 
   CallOutcome call(const std::vector<uint64_t>& offsets,
                    const std::vector<protocol::ScalarValue>& scalars, double timeout_s);
+  // Moves the region to the device's copy (kUpload) or back (kDownload); no-ops on the CPU.
+  CallOutcome transfer(protocol::Op op, double timeout_s);
   // Asks the runner to evict the caches. Returns false when the runner died doing it.
   bool flush_caches(double timeout_s);
   // Threads in the runner's process now (0 when unknown).

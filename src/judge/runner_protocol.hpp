@@ -16,6 +16,8 @@ constexpr int kMaxScalars = 32;
 constexpr int kExitOom = 86;
 // Exit code of a runner that could not load its library or got a malformed request.
 constexpr int kExitSetup = 87;
+// Exit code of a runner whose call was refused at launch (resources, configuration: CUDA).
+constexpr int kExitLaunch = 88;
 
 enum class Op : uint32_t {
   kMap = 1,   // (re)map the shared buffer region at its new size
@@ -23,6 +25,8 @@ enum class Op : uint32_t {
   kQuit = 3,
   kFlush = 4,  // evict the caches (cold timing); a request of its own, so the judge's clock
                // around kCall covers the call alone
+  kUpload = 5,    // copy the shared region to the device's copy of it (no-op on the CPU)
+  kDownload = 6,  // copy the device's copy back into the shared region (no-op on the CPU)
 };
 
 // The judge's scalar arguments; the generated shim reads `i` or `f` as the task's type says.
@@ -46,7 +50,10 @@ enum class Status : uint32_t { kOk = 0, kError = 1 };
 struct Reply {
   uint32_t magic = kMagic;
   Status status = Status::kOk;
-  uint64_t elapsed_ns = 0;  // the call alone, as the runner's clock saw it
+  uint64_t elapsed_ns = 0;  // the call alone, as the runner's clock (CUDA: events) saw it
+  // From the start of the call until every device was idle again, on the host's clock: more
+  // than elapsed_ns when work ran outside the given stream. Equal to elapsed_ns on the CPU.
+  uint64_t all_work_ns = 0;
   char message[480] = {};   // for kError, and the library-load answer
 };
 

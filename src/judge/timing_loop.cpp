@@ -15,8 +15,7 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
   auto timed_call = [&](Lane& lane, std::vector<double>* runner_ns, std::vector<double>* host_ns,
                         std::vector<double>* cpu_ns, CallOutcome* failure) {
     lane.poison_outputs(++nonce);
-    if (options.cold_cache) lane.flush_caches(options.timeout_s);
-    CallOutcome o = lane.call(options.timeout_s);
+    CallOutcome o = lane.call(options.timeout_s, options.cold_cache);
     if (o.kind != CallOutcome::Kind::kOk) {
       *failure = o;
       return false;

@@ -108,6 +108,10 @@ int main(int argc, char** argv) {
         send_reply(Reply{});
         break;
       }
+      case arena::protocol::Op::kUpload:
+      case arena::protocol::Op::kDownload:
+        send_reply(Reply{});  // the solution works on the shared region itself
+        break;
       case arena::protocol::Op::kFlush:
         flush_caches(flush_buffer);
         send_reply(Reply{});
@@ -126,6 +130,7 @@ int main(int argc, char** argv) {
         uint64_t t1 = now_ns();
         Reply r;
         r.elapsed_ns = t1 - t0;
+        r.all_work_ns = r.elapsed_ns;
         send_reply(r);
         break;
       }
