@@ -290,13 +290,13 @@ class Judge {
       v_.flags.push_back({"baseline_failed", shape.label(), "the baseline failed while timed: " + r.baseline_failure, false});
 
     Timing tm;
-    tm.candidate = summarize(r.candidate_ns);
-    tm.host_median_ns = summarize(r.candidate_host_ns).median;
+    tm.candidate = summarize(r.candidate.runner_ns);
+    tm.host_median_ns = summarize(r.candidate.host_ns).median;
     tm.stop_reason = r.stop_reason;
     tm.cold_cache = options_.cold_cache;
-    bool baseline_ok = !r.baseline_ns.empty() && r.baseline_failure.empty();
+    bool baseline_ok = !r.baseline.runner_ns.empty() && r.baseline_failure.empty();
     for (const auto& f : v_.flags) baseline_ok = baseline_ok && !(f.name == "baseline_incorrect" && f.shape == shape.label());
-    if (!r.baseline_ns.empty()) tm.baseline = summarize(r.baseline_ns);
+    if (!r.baseline.runner_ns.empty()) tm.baseline = summarize(r.baseline.runner_ns);
     if (baseline_ok && tm.candidate.median > 0) tm.speedup = tm.baseline->median / tm.candidate.median;
     Bindings b = task_.bind(shape);
     double secs = tm.candidate.median * 1e-9;
@@ -309,7 +309,7 @@ class Judge {
     }
     // The runner's clock is in the solution's process: cross-check it with the CPU time the
     // kernel charged to that process.
-    double cpu_ns = summarize(r.candidate_cpu_ns).median;
+    double cpu_ns = summarize(r.candidate.cpu_ns).median;
     TimerCheck tc = check_reported_time(tm.candidate.median, cpu_ns, r.candidate_threads,
                                         static_cast<int>(std::thread::hardware_concurrency()));
     if (!tc.plausible) {
@@ -318,6 +318,16 @@ class Judge {
                               " ns, but its process used " + fmt_number(cpu_ns) + " ns of CPU time on " +
                               std::to_string(r.candidate_threads) + " thread(s) per call, so a call took at least " +
                               fmt_number(tc.lower_bound_ns) + " ns",
+                          true});
+    }
+    // Work the events did not see (another stream, a host thread) still had to finish before
+    // the device was idle: much more time until then than the events measured is flagged.
+    double all_work_ns = summarize(r.candidate.all_work_ns).median;
+    if (all_work_ns > 1.5 * tm.candidate.median + 50e3) {
+      v_.flags.push_back({"work_outside_stream", shape.label(),
+                          "the timed window on the given stream was " + fmt_number(tm.candidate.median) +
+                              " ns but the device was busy for " + fmt_number(all_work_ns) +
+                              " ns: work ran outside the stream the judge times (enqueue everything on `stream`)",
                           true});
     }
     sv.timing = tm;

@@ -7,51 +7,55 @@
 
 namespace arena {
 
+void Samples::add(const CallOutcome& o) {
+  runner_ns.push_back(static_cast<double>(o.runner_ns));
+  host_ns.push_back(o.host_seconds * 1e9);
+  if (o.runner_cpu_ns >= 0) cpu_ns.push_back(o.runner_cpu_ns);
+  all_work_ns.push_back(static_cast<double>(o.all_work_ns));
+}
+
 TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLoopOptions& options,
                                  const std::function<std::string()>& check) {
   TimingLoopResult r;
   uint64_t nonce = 0x7157;
-  // One timed call of a lane; false when it failed.
-  auto timed_call = [&](Lane& lane, std::vector<double>* runner_ns, std::vector<double>* host_ns,
-                        std::vector<double>* cpu_ns, CallOutcome* failure) {
+  // One timed call of a lane, its samples added to `samples` when given; false when it failed.
+  auto timed_call = [&](Lane& lane, Samples* samples, CallOutcome* failure) {
     lane.poison_outputs(++nonce);
     CallOutcome o = lane.call(options.timeout_s, options.cold_cache);
     if (o.kind != CallOutcome::Kind::kOk) {
       *failure = o;
       return false;
     }
-    if (runner_ns) runner_ns->push_back(static_cast<double>(o.runner_ns));
-    if (host_ns) host_ns->push_back(o.host_seconds * 1e9);
-    if (cpu_ns && o.runner_cpu_ns >= 0) cpu_ns->push_back(o.runner_cpu_ns);
+    if (samples) samples->add(o);
     return true;
   };
 
   // Warm-up: one call each, the same as a timed call, then discarded.
   CallOutcome failure;
-  if (!timed_call(candidate, nullptr, nullptr, nullptr, &failure)) {
+  if (!timed_call(candidate, nullptr, &failure)) {
     r.candidate_failure = failure;
     return r;
   }
-  if (baseline && !timed_call(*baseline, nullptr, nullptr, nullptr, &failure)) {
+  if (baseline && !timed_call(*baseline, nullptr, &failure)) {
     r.baseline_failure = failure.message;
     baseline = nullptr;
   }
 
   double start = now_seconds();
   for (;;) {
-    if (!timed_call(candidate, &r.candidate_ns, &r.candidate_host_ns, &r.candidate_cpu_ns, &failure)) {
+    if (!timed_call(candidate, &r.candidate, &failure)) {
       r.candidate_failure = failure;
       return r;
     }
     r.check_failure = check();
     if (!r.check_failure.empty()) return r;
-    if (baseline && !timed_call(*baseline, &r.baseline_ns, nullptr, nullptr, &failure)) {
+    if (baseline && !timed_call(*baseline, &r.baseline, &failure)) {
       r.baseline_failure = failure.message;
       baseline = nullptr;
     }
     double elapsed = now_seconds() - start;
-    std::string c = options.rule.stop_reason(summarize(r.candidate_ns), elapsed);
-    std::string b = baseline ? options.rule.stop_reason(summarize(r.baseline_ns), elapsed) : c;
+    std::string c = options.rule.stop_reason(summarize(r.candidate.runner_ns), elapsed);
+    std::string b = baseline ? options.rule.stop_reason(summarize(r.baseline.runner_ns), elapsed) : c;
     if (!c.empty() && !b.empty()) {
       r.candidate_threads = candidate.runner_threads();
       r.stop_reason = (c == "converged" && b == "converged") ? "converged" : (c != "converged" ? c : b);

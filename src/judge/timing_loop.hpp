@@ -13,12 +13,19 @@
 
 namespace arena {
 
+// What one side's timed calls measured, one entry per call.
+struct Samples {
+  std::vector<double> runner_ns;    // as the runner reported: the samples
+  std::vector<double> host_ns;      // the judge's clock around the request (IPC included)
+  std::vector<double> cpu_ns;       // CPU time the runner's process used (from the kernel)
+  std::vector<double> all_work_ns;  // until the whole device was idle again
+  void add(const CallOutcome& o);
+};
+
 struct TimingLoopResult {
-  std::vector<double> candidate_ns;       // as the runner reported
-  std::vector<double> candidate_host_ns;  // as the judge saw (protocol round trip included)
-  std::vector<double> baseline_ns;
-  std::vector<double> candidate_cpu_ns;   // CPU time the candidate's process used per call
-  int candidate_threads = 0;              // threads in the candidate's process after the loop
+  Samples candidate;
+  Samples baseline;
+  int candidate_threads = 0;  // threads in the candidate's process after the loop
   std::string stop_reason;
   std::optional<CallOutcome> candidate_failure;  // the candidate died or hung while timed
   std::string check_failure;                     // a timed output failed its check
