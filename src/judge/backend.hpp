@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/task.hpp"
 #include "judge/compile_cache.hpp"
@@ -37,6 +38,10 @@ class Backend {
 // file that does not compile is the task's fault: InputError naming the file and `role`.
 std::filesystem::path compile_task_file(const Task& task, const Backend& backend,
                                         const std::filesystem::path& file, const std::string& role);
+
+// Symbols the link could not resolve from the libraries a solution may use (the entry point
+// itself aside): a call into a library the task does not allow.
+std::vector<std::string> forbidden_symbols(const Task& task, const std::string& log);
 
 // When a compile log shows the classic signature mistakes, a sentence that says what to fix.
 std::string compile_hint(const Task& task, const std::string& log, const std::string& declaration);

@@ -71,7 +71,7 @@ class Judge {
     double t0 = now_seconds();
     progress("compiling the solution");
     CompileResult c = backend_.compile(task_, source);
-    v_.compile = {c.ok, c.cached, c.seconds, c.key, c.command, c.log};
+    v_.compile = {c.ok, c.cached, c.seconds, c.key, c.command, c.log, c.ok ? std::vector<std::string>{} : forbidden_symbols(task_, c.log)};
     v_.seconds["compile"] = now_seconds() - t0;
     if (!c.ok) return;
 

@@ -28,6 +28,8 @@ std::string_view failure_class_name(FailureClass c) {
       return "out_of_bounds";
     case FailureClass::kNondeterministic:
       return "nondeterministic";
+    case FailureClass::kForbiddenLibrary:
+      return "forbidden_library";
     case FailureClass::kReferenceError:
       return "reference_error";
   }
@@ -57,7 +59,8 @@ std::optional<double> Verdict::geomean_speedup(const std::string& set) const {
 }
 
 FailureClass Verdict::failure_class() const {
-  if (!compile.ok) return FailureClass::kCompileError;
+  if (!compile.ok)
+    return compile.forbidden_symbols.empty() ? FailureClass::kCompileError : FailureClass::kForbiddenLibrary;
   for (const auto& s : shapes)
     if (!s.correct) return s.failure;
   return FailureClass::kNone;

@@ -26,6 +26,7 @@ enum class FailureClass {
   kInputMutated,
   kOutOfBounds,
   kNondeterministic,
+  kForbiddenLibrary,  // the solution links against a library the task does not allow
   kReferenceError,  // the task's reference failed: a harness problem, not the solution's
 };
 
@@ -70,6 +71,7 @@ struct CompileInfo {
   std::string key;
   std::string command;
   std::string log;
+  std::vector<std::string> forbidden_symbols;  // unresolved calls into disallowed libraries
 };
 
 struct Verdict {

@@ -8,7 +8,7 @@ std::string render_verdict(const Verdict& v) {
   std::string out = "task " + v.task + "  solution " + v.solution_path + "  (sha256 " +
                     v.solution_sha256.substr(0, 12) + ")\n";
   if (!v.compile.ok) {
-    return out + "compile_error: the solution did not compile\n" + v.compile.log +
+    return out + std::string(failure_class_name(v.failure_class())) + ": the solution did not compile or link\n" + v.compile.log +
            (v.compile.log.empty() || v.compile.log.back() == '\n' ? "" : "\n");
   }
   Table t({"set", "shape", "status", "time", "±CI", "baseline", "speedup", "GFLOP/s", "GB/s", "samples"});

@@ -48,7 +48,8 @@ INSTANTIATE_TEST_SUITE_P(Cpu, BrokenSolution,
                                            BrokenCase{"nondeterministic", "nondeterministic"},
                                            BrokenCase{"syntax_error", "compile_error"},
                                            BrokenCase{"wrong_signature", "compile_error"},
-                                           BrokenCase{"missing_entry", "compile_error"}),
+                                           BrokenCase{"missing_entry", "compile_error"},
+                                           BrokenCase{"forbidden_library", "forbidden_library"}),
                          [](const auto& info) { return std::string(info.param.file); });
 
 nlohmann::json first_output(const testing::ArenaRun& r) { return r.verdict["shapes"][0]["outputs"][0]; }
@@ -109,6 +110,12 @@ TEST(BrokenSolutionDetail, PatchedTimerIsFlaggedAndItsSpeedupVoided) {
   ASSERT_FALSE(r.verdict["flags"].empty()) << r.output;
   EXPECT_EQ(r.verdict["flags"][0]["name"], "timer_mismatch");
   EXPECT_NE(r.output.find("voided"), std::string::npos) << r.output;
+}
+
+TEST(BrokenSolutionDetail, ForbiddenLibraryNamesTheSymbol) {
+  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", broken("forbidden_library")}, true);
+  EXPECT_EQ(r.verdict["compile"]["forbidden_symbols"][0], "cblas_saxpy") << r.output;
+  EXPECT_NE(r.output.find("calls 'cblas_saxpy', which no library this task allows"), std::string::npos) << r.output;
 }
 
 TEST(BrokenSolutionDetail, CompileErrorsAreVerbatimWithTheSolutionsLineNumbers) {

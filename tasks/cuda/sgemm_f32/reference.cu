@@ -1,0 +1,50 @@
+#include "arena_signature.h"
+
+// sgemm_f32 reference: 32×32 tiles of A and B staged through shared memory, every product and
+// the whole dot product in double (a product of two floats is exact in double), rounded once to
+// fp32. Each thread owns four elements of C (rows ty, ty+8, ty+16, ty+24 of the tile). Edge tiles
+// are zero-padded. Tile indices stay in gridDim.x (N) and a grid-stride loop over M, so any shape
+// fits the launch limits.
+
+constexpr int kTile = 32;
+constexpr int kRowsPerPass = 8;
+
+__global__ void __launch_bounds__(kTile * kRowsPerPass)
+reference_sgemm(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int64_t M, int64_t N,
+                int64_t K) {
+  __shared__ float As[kTile][kTile + 1];
+  __shared__ float Bs[kTile][kTile + 1];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int64_t col0 = static_cast<int64_t>(blockIdx.x) * kTile;
+  for (int64_t row0 = static_cast<int64_t>(blockIdx.y) * kTile; row0 < M; row0 += static_cast<int64_t>(gridDim.y) * kTile) {
+    double acc[kTile / kRowsPerPass] = {};
+    for (int64_t k0 = 0; k0 < K; k0 += kTile) {
+      for (int r = ty; r < kTile; r += kRowsPerPass) {
+        const int64_t ar = row0 + r, ac = k0 + tx;
+        As[r][tx] = (ar < M && ac < K) ? A[ar * K + ac] : 0.0f;
+        const int64_t br = k0 + r, bc = col0 + tx;
+        Bs[r][tx] = (br < K && bc < N) ? B[br * N + bc] : 0.0f;
+      }
+      __syncthreads();
+      for (int kk = 0; kk < kTile; ++kk) {
+        const double b = static_cast<double>(Bs[kk][tx]);
+        for (int q = 0; q < kTile / kRowsPerPass; ++q)
+          acc[q] = fma(static_cast<double>(As[ty + q * kRowsPerPass][kk]), b, acc[q]);
+      }
+      __syncthreads();
+    }
+    for (int q = 0; q < kTile / kRowsPerPass; ++q) {
+      const int64_t r = row0 + ty + q * kRowsPerPass, c = col0 + tx;
+      if (r < M && c < N) C[r * N + c] = static_cast<float>(acc[q]);
+    }
+  }
+}
+
+extern "C" void sgemm_f32(const float* A, const float* B, float* C, int64_t M, int64_t N, int64_t K,
+                          cudaStream_t stream) {
+  if (M <= 0 || N <= 0) return;
+  int64_t row_tiles = (M + kTile - 1) / kTile;
+  if (row_tiles > 65535) row_tiles = 65535;
+  const dim3 grid(static_cast<unsigned>((N + kTile - 1) / kTile), static_cast<unsigned>(row_tiles));
+  reference_sgemm<<<grid, dim3(kTile, kRowsPerPass), 0, stream>>>(A, B, C, M, N, K);
+}
