@@ -20,10 +20,12 @@ struct GlobalOptions {
   std::string tasks_dir;
   std::string cache_dir;
   bool quiet = false;
+  int device = 0;  // which GPU
 };
 
 Runner add_eval_command(CLI::App& app, const GlobalOptions& global);
 Runner add_tasks_command(CLI::App& app, const GlobalOptions& global);
 Runner add_report_command(CLI::App& app, const GlobalOptions& global);
+Runner add_device_command(CLI::App& app, const GlobalOptions& global);
 
 }  // namespace arena::cli

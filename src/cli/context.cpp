@@ -15,6 +15,7 @@ std::unique_ptr<Backend> backend_for(const Task& task, const GlobalOptions& glob
   BackendOptions o;
   o.cache_dir = global.cache_dir.empty() ? default_cache_dir() : std::filesystem::path(global.cache_dir);
   o.runner_dir = executable_dir();
+  o.device = global.device;
   return make_backend(task.backend, o);
 }
 

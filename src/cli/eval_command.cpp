@@ -25,6 +25,7 @@ struct EvalOptions {
   std::string json_path;
   std::string seed;
   bool no_timing = false;
+  bool compile_only = false;
   bool warm = false;
   double timeout_s = 0;
   double max_time_s = 2.0;
@@ -70,12 +71,16 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
   jo.seed = jo.seed_was_given ? parse_seed(o.seed) : secret_seed();
   jo.seeds_per_shape = o.seeds_per_shape;
   jo.timing = !o.no_timing;
+  jo.compile_only = o.compile_only;
   jo.cold_cache = !o.warm;
   jo.timeout_s = o.timeout_s;
   jo.stopping.max_seconds = o.max_time_s;
   if (!global.quiet) jo.progress = [](const std::string& line) { std::cerr << "  .. " << line << "\n"; };
 
   auto backend = backend_for(task, global);
+  if (std::string why = backend->unavailable(); !why.empty() && !o.compile_only)
+    throw InputError("cannot run " + task.backend + " solutions on this machine: " + why +
+                     " (--compile-only still checks that the solution compiles)");
   Verdict v = judge_solution(task, *backend, o.solution, source, jo);
 
   bool json_to_stdout = o.json_path == "-";
@@ -107,6 +112,7 @@ Runner add_eval_command(CLI::App& app, const GlobalOptions& global) {
       ->check(CLI::Range(2, 100))
       ->capture_default_str();
   cmd->add_flag("--no-timing", o->no_timing, "Check correctness only");
+  cmd->add_flag("--compile-only", o->compile_only, "Only compile (and link-check); needs no device");
   cmd->add_flag("--warm", o->warm, "Time with warm caches (default: caches evicted before every sample)");
   cmd->add_option("--timeout", o->timeout_s, "Seconds one call may take (default: the task's limit)")
       ->check(CLI::PositiveNumber);

@@ -17,9 +17,11 @@ int main(int argc, char** argv) {
   app.add_option("--tasks-dir", global.tasks_dir, "Tasks directory (default: $ARENA_TASKS_DIR or the built-in tasks/)");
   app.add_option("--cache-dir", global.cache_dir, "Compile cache (default: $ARENA_CACHE_DIR or ~/.cache/kernelarena)");
   app.add_flag("-q,--quiet", global.quiet, "No progress lines on stderr");
+  app.add_option("--device", global.device, "Which GPU (index) every command uses")->check(CLI::NonNegativeNumber);
   Runner eval = add_eval_command(app, global);
   Runner tasks = add_tasks_command(app, global);
   Runner report = add_report_command(app, global);
+  Runner device = add_device_command(app, global);
 
   try {
     app.parse(argc, argv);
@@ -34,6 +36,7 @@ int main(int argc, char** argv) {
   try {
     if (app.got_subcommand("eval")) return eval();
     if (app.got_subcommand("report")) return report();
+    if (app.got_subcommand("device")) return device();
     return tasks();
   } catch (const arena::InputError& e) {
     std::cerr << "error: " << e.what() << "\n";

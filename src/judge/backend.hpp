@@ -17,6 +17,7 @@ namespace arena {
 struct BackendOptions {
   std::filesystem::path cache_dir;   // compile cache root
   std::filesystem::path runner_dir;  // where the runner executables are
+  int device = 0;                    // which GPU, for device backends
 };
 
 class Backend {
@@ -29,6 +30,9 @@ class Backend {
   virtual RunnerSpec runner(const std::filesystem::path& library, int64_t region_bytes) const = 0;
   // Facts about the device for the verdict: name, cores, cache sizes, compiler...
   virtual std::map<std::string, std::string> device() const = 0;
+  // Why this backend cannot run solutions here (no device visible...); "" when it can.
+  // Compiling works either way.
+  virtual std::string unavailable() const { return ""; }
   // Peak rates for the roofline floor; 0 where unknown.
   virtual double peak_gflops() const { return 0; }
   virtual double peak_gbytes_per_s() const { return 0; }

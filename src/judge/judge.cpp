@@ -73,7 +73,7 @@ class Judge {
     CompileResult c = backend_.compile(task_, source);
     v_.compile = {c.ok, c.cached, c.seconds, c.key, c.command, c.log, c.ok ? std::vector<std::string>{} : forbidden_symbols(task_, c.log)};
     v_.seconds["compile"] = now_seconds() - t0;
-    if (!c.ok) return;
+    if (!c.ok || options_.compile_only) return;
 
     double t1 = now_seconds();
     std::filesystem::path reference = compile_task_file(task_, backend_, task_.reference, "reference");

@@ -25,6 +25,7 @@ struct JudgeOptions {
   bool seed_was_given = false;
   int seeds_per_shape = 2;    // at least two
   bool timing = true;
+  bool compile_only = false;  // stop after compiling (works without a device)
   bool cold_cache = true;
   StoppingRule stopping;
   double timeout_s = 0;       // per call; 0 = the task's limit

@@ -1,0 +1,113 @@
+#include "backends/cuda/cuda_backend.hpp"
+
+#include <cstdlib>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "core/signature.hpp"
+#include "core/subprocess.hpp"
+
+namespace arena {
+namespace {
+
+std::string find_nvcc() {
+  if (const char* n = std::getenv("ARENA_NVCC"); n && *n) return n;
+  if (run_process({"nvcc", "--version"}, 30).exit_code == 0) return "nvcc";
+  return "/usr/local/cuda/bin/nvcc";
+}
+
+std::string last_line(const std::string& s) {
+  std::string t = s;
+  while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
+  return t.substr(t.rfind('\n') + 1);
+}
+
+// Link flags for the libraries a task may allow.
+std::vector<std::string> library_flags(const std::vector<std::string>& libraries) {
+  std::vector<std::string> f;
+  for (const auto& l : libraries) {
+    if (l == "cublas") {
+      f.insert(f.end(), {"-lcublas", "-lcublasLt"});
+    } else if (l == "cudnn" || l == "cufft" || l == "curand" || l == "cusparse" || l == "cusolver") {
+      f.push_back("-l" + l);
+    } else if (l != "cccl") {  // CCCL (CUB, Thrust) is header-only
+      throw InputError("task library '" + l + "' is unknown (known: cublas, cudnn, cufft, curand, cusparse, cusolver, cccl)");
+    }
+  }
+  return f;
+}
+
+}  // namespace
+
+std::map<std::string, std::string> query_cuda_device(const std::filesystem::path& runner_dir, int device) {
+  std::map<std::string, std::string> info = {{"kind", "cuda"}, {"device_index", std::to_string(device)}};
+  ProcessResult p = run_process({(runner_dir / "arena-runner-cuda").string(), "--info", std::to_string(device)}, 60);
+  std::istringstream lines(p.output);
+  std::string line;
+  while (std::getline(lines, line)) {
+    auto eq = line.find('=');
+    if (eq != std::string::npos) info[line.substr(0, eq)] = line.substr(eq + 1);
+  }
+  if (p.exit_code != 0 && info.count("error") == 0)
+    info["error"] = "arena-runner-cuda --info failed: " + (p.output.empty() ? "no output" : last_line(p.output));
+  return info;
+}
+
+CudaBackend::CudaBackend(BackendOptions options, int device) : options_(std::move(options)), device_(device) {
+  nvcc_ = find_nvcc();
+  ProcessResult v = run_process({nvcc_, "--version"}, 30);
+  if (v.exit_code != 0)
+    throw InputError("nvcc ('" + nvcc_ + "') does not run: install the CUDA toolkit or set ARENA_NVCC");
+  info_ = query_cuda_device(options_.runner_dir, device_);
+  info_["nvcc"] = last_line(v.output);
+  if (const char* a = std::getenv("ARENA_CUDA_ARCH"); a && *a) {
+    arch_ = a;
+  } else if (auto cc = info_.find("compute_capability"); cc != info_.end() && info_.count("error") == 0) {
+    std::string digits = cc->second.substr(0, cc->second.find('.')) + cc->second.substr(cc->second.find('.') + 1);
+    arch_ = "sm_" + digits + (digits == "90" ? "a" : "");
+  } else {
+    arch_ = "sm_90a";
+  }
+  info_["arch"] = arch_;
+  toolchain_ = info_["nvcc"] + " | " + arch_;
+}
+
+std::string CudaBackend::unavailable() const {
+  auto e = info_.find("error");
+  return e == info_.end() ? "" : e->second;
+}
+
+CompileResult CudaBackend::compile(const Task& task, const std::string& source) const {
+  CompileJob job;
+  job.files["arena_signature.h"] = signature_header(task, SignatureFlavor::kCuda);
+  job.files["solution.cu"] = source;
+  job.files["arena_main.cu"] = "#include \"arena_signature.h\"\n#include \"solution.cu\"\n" +
+                               invoke_shim(task, SignatureFlavor::kCuda);
+  // One shared CUDA runtime for runner and solution, and every symbol resolved at link time:
+  // an unresolved one is a library the task does not allow.
+  job.command = {nvcc_, "-std=c++17", "-O3", "-lineinfo", "-arch=" + arch_, "-cudart", "shared",
+                 "-Xcompiler", "-fPIC", "-shared", "-Xlinker", "--no-undefined", "-I.", "-o", "solution.so",
+                 "arena_main.cu"};
+  for (const auto& f : library_flags(task.libraries)) job.command.push_back(f);
+  job.output = "solution.so";
+  job.toolchain = toolchain_;
+  job.timeout_s = 300;
+  CompileResult r = CompileCache(options_.cache_dir).build(job);
+  if (!r.ok) {
+    std::string hint = compile_hint(task, r.log, signature_declaration(task, SignatureFlavor::kCuda));
+    if (!hint.empty()) r.log = hint + "\n\n" + r.log;
+  }
+  return r;
+}
+
+RunnerSpec CudaBackend::runner(const std::filesystem::path& library, int64_t) const {
+  RunnerSpec s;
+  s.binary = options_.runner_dir / "arena-runner-cuda";
+  s.library = library;
+  s.flush_bytes = 0;           // the runner sizes its L2 flush from the device
+  s.address_space_bytes = 0;   // a CUDA context reserves far more address space than it uses
+  s.extra_args = {std::to_string(device_)};
+  return s;
+}
+
+}  // namespace arena

@@ -1,0 +1,35 @@
+// The CUDA backend: solutions in CUDA C++, compiled by nvcc for the device's architecture
+// (sm_90a on Hopper) into a shared library that arena-runner-cuda loads. The judge itself needs
+// no GPU code: the runner moves the shared region to the device and back.
+#pragma once
+
+#include "judge/backend.hpp"
+
+namespace arena {
+
+class CudaBackend : public Backend {
+ public:
+  CudaBackend(BackendOptions options, int device);
+  std::string name() const override { return "cuda"; }
+  CompileResult compile(const Task& task, const std::string& source) const override;
+  RunnerSpec runner(const std::filesystem::path& library, int64_t region_bytes) const override;
+  std::map<std::string, std::string> device() const override { return info_; }
+  std::string unavailable() const override;
+
+  // "sm_90a" for compute capability 9.0, "sm_XY" otherwise; $ARENA_CUDA_ARCH overrides; sm_90a
+  // when no device is visible (compile-only use, as in CI).
+  std::string arch() const { return arch_; }
+
+ private:
+  BackendOptions options_;
+  int device_;
+  std::string nvcc_;
+  std::string toolchain_;
+  std::string arch_;
+  std::map<std::string, std::string> info_;
+};
+
+// The device's facts from `arena-runner-cuda --info`; an "error" entry when none is usable.
+std::map<std::string, std::string> query_cuda_device(const std::filesystem::path& runner_dir, int device);
+
+}  // namespace arena

@@ -1,0 +1,245 @@
+// arena-runner-cuda: the untrusted side of the judge for CUDA solutions.
+//
+// Holds one compiled solution in a process with its own CUDA context. The buffers live in a
+// shared memory region (the judge's) and in a device copy of it with the same layout, guard
+// zones included: kUpload copies the region to the device, kCall runs the entry point on a
+// stream held by a spinning kernel and times it with events, kDownload copies everything back
+// for the judge to check. See src/judge/runner_protocol.hpp.
+//
+//   arena-runner-cuda <library.so> <socket-fd> <region-fd> <flush-bytes> <address-space> <device>
+//   arena-runner-cuda --info [device]     print the device's facts as key=value lines
+
+#include <cuda_runtime.h>
+#include <dlfcn.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "backends/cuda/cuda_errors.cuh"
+#include "backends/cuda/hold_kernel.cuh"
+#include "backends/cuda/l2_flush.cuh"
+#include "judge/runner_protocol.hpp"
+
+namespace {
+
+using arena::protocol::Reply;
+using arena::protocol::Request;
+using InvokeFn = void (*)(void* const*, const arena::protocol::ScalarValue*, void*);
+
+constexpr int kExitCudaError = 89;
+constexpr uint64_t kHoldLimitNs = 5'000'000'000ull;
+
+int g_socket = -1;
+
+void send_reply(const Reply& r) {
+  if (send(g_socket, &r, sizeof r, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof r)) _exit(arena::protocol::kExitSetup);
+}
+
+[[noreturn]] void fail(const std::string& what, int code) {
+  Reply r;
+  r.status = arena::protocol::Status::kError;
+  std::snprintf(r.message, sizeof r.message, "%s", what.c_str());
+  send_reply(r);
+  _exit(code);
+}
+
+std::string describe(cudaError_t e) { return std::string(cudaGetErrorString(e)) + " (" + cudaGetErrorName(e) + ")"; }
+
+// A CUDA error during or after the call: the class the judge should see, then exit (the
+// context may be unusable; the judge starts a fresh runner).
+[[noreturn]] void fail_cuda(const std::string& when, cudaError_t e) {
+  int code = arena::cuda::is_out_of_memory(e) ? arena::protocol::kExitOom
+             : arena::cuda::is_launch_refusal(e) ? arena::protocol::kExitLaunch
+                                                 : kExitCudaError;
+  fail("CUDA error " + when + ": " + describe(e), code);
+}
+
+void check_setup(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) fail(std::string("runner setup failed at ") + what + ": " + describe(e), arena::protocol::kExitSetup);
+}
+
+uint64_t now_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+int print_info(int device) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    std::printf("error=no CUDA device is visible\n");
+    return 1;
+  }
+  if (device < 0 || device >= count) {
+    std::printf("error=device %d does not exist (%d visible)\n", device, count);
+    return 1;
+  }
+  cudaDeviceProp p{};
+  cudaGetDeviceProperties(&p, device);
+  int driver = 0, runtime = 0, l2 = 0, sms = 0, persist = 0, smem = 0, regs = 0, clock_khz = 0, mem_clock_khz = 0, bus = 0;
+  cudaDriverGetVersion(&driver);
+  cudaRuntimeGetVersion(&runtime);
+  cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  cudaDeviceGetAttribute(&persist, cudaDevAttrMaxPersistingL2CacheSize, device);
+  cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
+  cudaDeviceGetAttribute(&regs, cudaDevAttrMaxRegistersPerMultiprocessor, device);
+  cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device);
+  cudaDeviceGetAttribute(&mem_clock_khz, cudaDevAttrMemoryClockRate, device);
+  cudaDeviceGetAttribute(&bus, cudaDevAttrGlobalMemoryBusWidth, device);
+  std::printf("name=%s\n", p.name);
+  std::printf("compute_capability=%d.%d\n", p.major, p.minor);
+  std::printf("sm_count=%d\n", sms);
+  std::printf("l2_bytes=%d\n", l2);
+  std::printf("max_persisting_l2_bytes=%d\n", persist);
+  std::printf("shared_memory_per_sm_bytes=%d\n", smem);
+  std::printf("registers_per_sm=%d\n", regs);
+  std::printf("global_memory_bytes=%zu\n", p.totalGlobalMem);
+  std::printf("sm_clock_max_khz=%d\n", clock_khz);
+  std::printf("memory_clock_max_khz=%d\n", mem_clock_khz);
+  std::printf("memory_bus_bits=%d\n", bus);
+  std::printf("driver_version=%d.%d\n", driver / 1000, (driver % 1000) / 10);
+  std::printf("runtime_version=%d.%d\n", runtime / 1000, (runtime % 1000) / 10);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc >= 2 && std::strcmp(argv[1], "--info") == 0) return print_info(argc >= 3 ? std::atoi(argv[2]) : 0);
+  if (argc != 7) {
+    std::fprintf(stderr,
+                 "usage: %s <library.so> <socket-fd> <region-fd> <flush-bytes> <address-space> <device>\n"
+                 "       %s --info [device]\n(started by the judge; --info is for people)\n",
+                 argv[0], argv[0]);
+    return 2;
+  }
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  g_socket = std::atoi(argv[2]);
+  int region_fd = std::atoi(argv[3]);
+  int device = std::atoi(argv[6]);
+
+  check_setup(cudaSetDevice(device), "cudaSetDevice");
+  check_setup(cudaFree(nullptr), "context creation");
+  arena::cuda::L2Flush l2;
+  if (!l2.init(device)) fail("runner setup failed: cannot allocate the L2 flush buffer", arena::protocol::kExitSetup);
+  cudaStream_t stream = nullptr;
+  check_setup(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  int* release_host = nullptr;
+  int* release_dev = nullptr;
+  int* gave_up = nullptr;
+  check_setup(cudaHostAlloc(&release_host, sizeof(int), cudaHostAllocMapped), "cudaHostAlloc");
+  check_setup(cudaHostGetDevicePointer(&release_dev, release_host, 0), "cudaHostGetDevicePointer");
+  check_setup(cudaMalloc(&gave_up, sizeof(int)), "cudaMalloc");
+  cudaEvent_t start = nullptr, stop = nullptr;
+  check_setup(cudaEventCreate(&start), "cudaEventCreate");
+  check_setup(cudaEventCreate(&stop), "cudaEventCreate");
+
+  void* lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+  if (lib == nullptr) fail(std::string("cannot load the solution: ") + dlerror(), arena::protocol::kExitSetup);
+  auto invoke = reinterpret_cast<InvokeFn>(dlsym(lib, "arena_invoke"));
+  if (invoke == nullptr) fail("the solution library has no arena_invoke", arena::protocol::kExitSetup);
+  send_reply(Reply{});
+
+  void* region = nullptr;
+  void* device_region = nullptr;
+  size_t region_bytes = 0;
+  std::vector<void*> pointers;
+  for (;;) {
+    Request q;
+    ssize_t n = recv(g_socket, &q, sizeof q, 0);
+    if (n == 0) return 0;
+    if (n != static_cast<ssize_t>(sizeof q) || q.magic != arena::protocol::kMagic)
+      fail("malformed request", arena::protocol::kExitSetup);
+    switch (q.op) {
+      case arena::protocol::Op::kQuit:
+        return 0;
+      case arena::protocol::Op::kMap: {
+        if (region != nullptr) {
+          cudaHostUnregister(region);
+          munmap(region, region_bytes);
+        }
+        if (device_region != nullptr) cudaFree(device_region);
+        region = mmap(nullptr, q.region_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, region_fd, 0);
+        if (region == MAP_FAILED) fail(std::string("mmap: ") + std::strerror(errno), arena::protocol::kExitSetup);
+        region_bytes = q.region_bytes;
+        // Pinned, the copies run at full PCIe/NVLink speed; without, they still work.
+        if (cudaHostRegister(region, region_bytes, cudaHostRegisterDefault) != cudaSuccess) cudaGetLastError();
+        cudaError_t e = cudaMalloc(&device_region, region_bytes);
+        if (e != cudaSuccess) fail_cuda("allocating the device buffers", e);
+        send_reply(Reply{});
+        break;
+      }
+      case arena::protocol::Op::kUpload:
+      case arena::protocol::Op::kDownload: {
+        bool up = q.op == arena::protocol::Op::kUpload;
+        if (region == nullptr) fail("transfer before map", arena::protocol::kExitSetup);
+        cudaError_t e = up ? cudaMemcpy(device_region, region, region_bytes, cudaMemcpyHostToDevice)
+                           : cudaMemcpy(region, device_region, region_bytes, cudaMemcpyDeviceToHost);
+        if (e != cudaSuccess) fail_cuda(up ? "copying the inputs to the device" : "copying the outputs back", e);
+        send_reply(Reply{});
+        break;
+      }
+      case arena::protocol::Op::kFlush: {
+        l2.flush(stream);
+        cudaError_t e = cudaStreamSynchronize(stream);
+        if (e != cudaSuccess) fail_cuda("evicting the L2", e);
+        send_reply(Reply{});
+        break;
+      }
+      case arena::protocol::Op::kCall: {
+        if (region == nullptr || q.pointer_count > arena::protocol::kMaxPointers ||
+            q.scalar_count > arena::protocol::kMaxScalars)
+          fail("call before map, or too many arguments", arena::protocol::kExitSetup);
+        pointers.assign(q.pointer_count, nullptr);
+        for (uint32_t i = 0; i < q.pointer_count; ++i) {
+          if (q.offsets[i] > region_bytes) fail("offset outside the region", arena::protocol::kExitSetup);
+          pointers[i] = static_cast<char*>(device_region) + q.offsets[i];
+        }
+        *reinterpret_cast<volatile int*>(release_host) = 0;
+        cudaMemsetAsync(gave_up, 0, sizeof(int), stream);
+        arena::cuda::hold_stream<<<1, 1, 0, stream>>>(release_dev, gave_up, kHoldLimitNs);
+        cudaEventRecord(start, stream);
+        invoke(pointers.data(), q.scalars, stream);
+        cudaError_t launch = cudaGetLastError();
+        cudaEventRecord(stop, stream);
+        uint64_t t0 = now_ns();
+        std::atomic_thread_fence(std::memory_order_seq_cst);
+        *reinterpret_cast<volatile int*>(release_host) = 1;
+        cudaError_t on_stream = cudaStreamSynchronize(stream);
+        cudaError_t on_device = cudaDeviceSynchronize();  // also waits for work on any other stream
+        uint64_t t1 = now_ns();
+        if (launch != cudaSuccess) fail_cuda("at launch", launch);
+        if (on_stream != cudaSuccess) fail_cuda("while running", on_stream);
+        if (on_device != cudaSuccess) fail_cuda("while running", on_device);
+        int blocked = 0;
+        cudaMemcpy(&blocked, gave_up, sizeof(int), cudaMemcpyDeviceToHost);
+        if (blocked != 0)
+          fail("the entry point blocked while its stream was held: it must only enqueue work on `stream` "
+               "(no cudaStreamSynchronize, cudaDeviceSynchronize or cudaFree inside it)",
+               kExitCudaError);
+        float ms = 0;
+        cudaError_t e = cudaEventElapsedTime(&ms, start, stop);
+        if (e != cudaSuccess) fail_cuda("reading the events", e);
+        Reply r;
+        r.elapsed_ns = static_cast<uint64_t>(static_cast<double>(ms) * 1e6);
+        r.all_work_ns = t1 - t0;
+        send_reply(r);
+        break;
+      }
+      default:
+        fail("unknown request", arena::protocol::kExitSetup);
+    }
+  }
+}
