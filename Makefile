@@ -3,7 +3,7 @@ JOBS ?= $(shell nproc)
 BUILD ?= build
 BUILD_SAN ?= build-asan
 
-.PHONY: all setup build demo test test-fast test-asan clean format tidy
+.PHONY: all setup build demo test test-fast test-asan test-gpu clean format tidy
 
 all: build
 
@@ -21,16 +21,20 @@ build: .setup.stamp $(BUILD)/Makefile
 demo: build
 	@bash scripts/demo.sh $(BUILD)
 
-# Every test, in the normal build and again under AddressSanitizer/UBSan.
+# Every test, in the normal build and again under AddressSanitizer/UBSan. GPU tests (label
+# gpu) skip, saying so, where no GPU is visible; `make test-gpu` runs only them.
 test: test-fast test-asan
 
 test-fast: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE gpu
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 test-asan: .setup.stamp
 	cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=Debug -DARENA_SANITIZE=ON
 	cmake --build $(BUILD_SAN) -j $(JOBS)
-	cd $(BUILD_SAN) && ctest --output-on-failure -j $(JOBS) -LE gpu
+	cd $(BUILD_SAN) && ctest --output-on-failure -j $(JOBS)
+
+test-gpu: build
+	cd $(BUILD) && ctest --output-on-failure -L gpu
 
 format:
 	clang-format -i $$(git ls-files 'src/*.cpp' 'src/*.hpp' 'tests/*.cpp' 'tests/*.hpp')

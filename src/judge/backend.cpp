@@ -30,7 +30,8 @@ std::vector<std::string> forbidden_symbols(const Task& task, const std::string& 
 
 std::string compile_hint(const Task& task, const std::string& log, const std::string& declaration) {
   if (log.find("conflicting declaration of C function") != std::string::npos ||
-      log.find("conflicting types for") != std::string::npos)
+      log.find("conflicting types for") != std::string::npos ||
+      log.find("has \"C\" linkage") != std::string::npos)  // nvcc's wording
     return "The entry point's signature does not match the task's. It must be exactly:\n  " +
            declaration + ";";
   if (log.find("undefined reference to `" + task.entry + "'") != std::string::npos ||
