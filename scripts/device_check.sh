@@ -15,13 +15,13 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$log/configure.log" 2>&1
 step arena device
 ./build/arena device | tee "$log/device.txt"
 
-step GPU tests
-(cd build && ctest -L gpu --output-on-failure 2>&1) | tee "$log/gpu_tests.log" | grep -E "Test +#|tests passed|Failed|SKIP" | tail -30
-
 step tasks check --suite cuda
-./build/arena -q tasks check --suite cuda 2>&1 | tee "$log/tasks_check.log" | tail -40
+timeout 240 ./build/arena -q tasks check --suite cuda 2>&1 | tee "$log/tasks_check.log" | tail -40
+
+step GPU tests
+(cd build && timeout 200 ctest -L gpu --output-on-failure 2>&1) | tee "$log/gpu_tests.log" | grep -E "Test +#|tests passed|Failed|SKIP" | tail -30
 
 step judge the starters
 for t in ${EVAL_TASKS:-vector_add_f32 softmax_f32 gemm_bf16}; do
-  ./build/arena -q eval -t "cuda/$t" -s "tasks/cuda/$t/starter.cu" --max-time 1 --json "$log/eval_$t.json" 2>&1 | tee -a "$log/evals.log"
+  timeout 120 ./build/arena -q eval -t "cuda/$t" -s "tasks/cuda/$t/starter.cu" --max-time 0.5 --json "$log/eval_$t.json" 2>&1 | tee -a "$log/evals.log"
 done

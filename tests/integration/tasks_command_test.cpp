@@ -21,11 +21,17 @@ TEST(TasksCommand, ListsTheCpuSuite) {
 }
 
 TEST(TasksCommand, ShowPrintsTheSignature) {
-  auto r = run_arena({"tasks", "show", "sgemm_f32"});
+  auto r = run_arena({"tasks", "show", "cpu/sgemm_f32"});
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("void sgemm_f32(const float* A, const float* B, float* C, int64_t M, int64_t N, int64_t K)"),
             std::string::npos)
       << r.output;
+}
+
+TEST(TasksCommand, ANameTwoBackendsShareIsAmbiguous) {
+  auto r = run_arena({"tasks", "show", "sgemm_f32"});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("ambiguous"), std::string::npos) << r.output;
 }
 
 TEST(TasksCommand, CheckPassesASoundTask) {

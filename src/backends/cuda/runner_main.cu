@@ -126,6 +126,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // Load every kernel when the library loads. Lazy loading (the default) loads a kernel at its
+  // first launch, which waits for the device to go idle: behind the stream hold, that deadlocks.
+  setenv("CUDA_MODULE_LOADING", "EAGER", 1);
   g_socket = std::atoi(argv[2]);
   int region_fd = std::atoi(argv[3]);
   int device = std::atoi(argv[6]);
