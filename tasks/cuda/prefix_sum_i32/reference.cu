@@ -1,67 +1,31 @@
 #include "arena_signature.h"
 
 // prefix_sum_i32 reference: every running sum in int64 (the inputs keep every prefix inside
-// int32, so the final narrowing is exact), in three kernels over fixed chunks of 2^14 elements:
-//   1. one block per chunk sums the chunk (int64, shared-memory tree);
-//   2. one block turns the chunk sums into exclusive chunk offsets (serial per thread, then a
-//      serial pass by thread 0 over the per-thread totals);
-//   3. one block per chunk walks the chunk in tiles of 1024, scanning each tile with warp
-//      shuffles and carrying the running int64 total from tile to tile.
-// Scratch (two int64 arrays of one entry per chunk) comes from cudaMallocAsync on the stream.
+// int32, so each narrowing to int32 is exact). No scratch memory: `out` holds the intermediate
+// results. Three kernels over fixed chunks of 2^14 elements:
+//   1. one block per chunk scans the chunk locally, in tiles of 1024 (warp-shuffle scans, the
+//      running int64 total carried from tile to tile); the chunk's last element holds its total;
+//   2. one block replaces the last element of every chunk by its global prefix (each thread sums
+//      a run of chunk totals, thread 0 scans the run sums serially, each thread rewrites its run);
+//   3. one block per chunk c >= 1 adds the (final) last element of chunk c - 1 to every other
+//      element of chunk c.
 
 constexpr int64_t kChunk = 1 << 14;
 constexpr int kThreads = 1024;
 constexpr int kWarps = kThreads / 32;
 
-__global__ void reference_chunk_sums(const int32_t* __restrict__ in, long long* __restrict__ sums, int64_t n) {
-  __shared__ long long red[kThreads];
-  const int64_t begin = static_cast<int64_t>(blockIdx.x) * kChunk;
-  const int64_t end = begin + kChunk < n ? begin + kChunk : n;
-  long long s = 0;
-  for (int64_t i = begin + threadIdx.x; i < end; i += kThreads) s += in[i];
-  red[threadIdx.x] = s;
-  __syncthreads();
-  for (int h = kThreads / 2; h > 0; h >>= 1) {
-    if (threadIdx.x < h) red[threadIdx.x] += red[threadIdx.x + h];
-    __syncthreads();
-  }
-  if (threadIdx.x == 0) sums[blockIdx.x] = red[0];
+__device__ int64_t reference_chunk_last(int64_t c, int64_t n) {
+  const int64_t end = (c + 1) * kChunk;
+  return (end < n ? end : n) - 1;
 }
 
-__global__ void reference_chunk_offsets(const long long* __restrict__ sums, long long* __restrict__ offsets,
-                                        int64_t chunks) {
-  __shared__ long long totals[kThreads];
-  const int64_t per = (chunks + kThreads - 1) / kThreads;
-  const int64_t begin = threadIdx.x * per;
-  const int64_t end = begin + per < chunks ? begin + per : chunks;
-  long long s = 0;
-  for (int64_t c = begin; c < end; ++c) s += sums[c];
-  totals[threadIdx.x] = s;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    long long run = 0;
-    for (int t = 0; t < kThreads; ++t) {
-      const long long v = totals[t];
-      totals[t] = run;  // exclusive
-      run += v;
-    }
-  }
-  __syncthreads();
-  long long run = totals[threadIdx.x];
-  for (int64_t c = begin; c < end; ++c) {
-    offsets[c] = run;
-    run += sums[c];
-  }
-}
-
-__global__ void reference_chunk_scan(const int32_t* __restrict__ in, int32_t* __restrict__ out,
-                                     const long long* __restrict__ offsets, int64_t n) {
+__global__ void reference_local_scan(const int32_t* __restrict__ in, int32_t* __restrict__ out, int64_t n) {
   __shared__ long long warp_totals[kWarps];
   __shared__ long long tile_total;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int64_t begin = static_cast<int64_t>(blockIdx.x) * kChunk;
   const int64_t end = begin + kChunk < n ? begin + kChunk : n;
-  long long carry = offsets[blockIdx.x];
+  long long carry = 0;
   for (int64_t base = begin; base < end; base += kThreads) {
     const int64_t i = base + threadIdx.x;
     long long v = i < end ? static_cast<long long>(in[i]) : 0;
@@ -88,15 +52,46 @@ __global__ void reference_chunk_scan(const int32_t* __restrict__ in, int32_t* __
   }
 }
 
+__global__ void reference_chunk_prefixes(int32_t* __restrict__ out, int64_t n, int64_t chunks) {
+  __shared__ long long run_start[kThreads];
+  const int64_t per = (chunks + kThreads - 1) / kThreads;
+  const int64_t first = static_cast<int64_t>(threadIdx.x) * per;
+  const int64_t last = first + per < chunks ? first + per : chunks;
+  long long s = 0;
+  for (int64_t c = first; c < last; ++c) s += out[reference_chunk_last(c, n)];
+  run_start[threadIdx.x] = s;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    long long run = 0;
+    for (int t = 0; t < kThreads; ++t) {
+      const long long v = run_start[t];
+      run_start[t] = run;  // exclusive
+      run += v;
+    }
+  }
+  __syncthreads();
+  long long run = run_start[threadIdx.x];
+  for (int64_t c = first; c < last; ++c) {
+    const int64_t at = reference_chunk_last(c, n);
+    run += out[at];
+    out[at] = static_cast<int32_t>(run);
+  }
+}
+
+__global__ void reference_add_chunk_offsets(int32_t* __restrict__ out, int64_t n) {
+  const int64_t c = static_cast<int64_t>(blockIdx.x) + 1;
+  const int64_t begin = c * kChunk;
+  const int64_t last = reference_chunk_last(c, n);  // already final
+  const long long offset = out[begin - 1];          // the last element of chunk c - 1, final
+  for (int64_t i = begin + threadIdx.x; i < last; i += kThreads)
+    out[i] = static_cast<int32_t>(static_cast<long long>(out[i]) + offset);
+}
+
 extern "C" void prefix_sum_i32(const int32_t* in, int32_t* out, int64_t n, cudaStream_t stream) {
   if (n <= 0) return;
   const int64_t chunks = (n + kChunk - 1) / kChunk;  // <= 2^14 for n <= 2^28
-  long long* scratch = nullptr;
-  if (cudaMallocAsync(reinterpret_cast<void**>(&scratch), 2 * chunks * sizeof(long long), stream) != cudaSuccess) return;
-  long long* sums = scratch;
-  long long* offsets = scratch + chunks;
-  reference_chunk_sums<<<static_cast<unsigned>(chunks), kThreads, 0, stream>>>(in, sums, n);
-  reference_chunk_offsets<<<1, kThreads, 0, stream>>>(sums, offsets, chunks);
-  reference_chunk_scan<<<static_cast<unsigned>(chunks), kThreads, 0, stream>>>(in, out, offsets, n);
-  cudaFreeAsync(scratch, stream);
+  reference_local_scan<<<static_cast<unsigned>(chunks), kThreads, 0, stream>>>(in, out, n);
+  if (chunks == 1) return;
+  reference_chunk_prefixes<<<1, kThreads, 0, stream>>>(out, n, chunks);
+  reference_add_chunk_offsets<<<static_cast<unsigned>(chunks - 1), kThreads, 0, stream>>>(out, n);
 }
