@@ -2,6 +2,9 @@
 
 #include <cmath>
 #include <cstring>
+#include <thread>
+
+#include "core/parallel.hpp"
 
 namespace arena {
 namespace {
@@ -34,23 +37,25 @@ std::vector<int64_t> unravel(int64_t index, const std::vector<int64_t>& dims) {
   return c;
 }
 
-OutputCheck check_output(const TensorSpec& spec, const std::vector<int64_t>& dims, const void* got,
-                         const void* expected, const Tolerance& tol, const Poison& poison) {
-  OutputCheck r;
-  r.tensor = spec.name;
-  int64_t n = 1;
-  for (int64_t d : dims) n *= d;
-  r.elements = n;
-  bool all_tail = true;
-  bool all_zero = true;
-  bool all_same = true;
-  double first_value = n > 0 ? load_element(spec.dtype, got, 0) : 0;
-  for (int64_t i = 0; i < n; ++i) {
+namespace {
+
+// What one contiguous chunk of an output found; chunks merge in index order.
+struct ChunkCheck {
+  int64_t mismatches = 0, unwritten = 0, non_finite = 0;
+  double max_abs_error = 0, max_rel_error = 0;
+  std::optional<Mismatch> first;
+  bool all_tail = true, all_zero = true, all_same = true;
+};
+
+ChunkCheck check_chunk(const TensorSpec& spec, const std::vector<int64_t>& dims, const void* got, const void* expected,
+                       const Tolerance& tol, const Poison& poison, double first_value, int64_t begin, int64_t end) {
+  ChunkCheck r;
+  for (int64_t i = begin; i < end; ++i) {
     auto u = static_cast<size_t>(i);
     double g = load_element(spec.dtype, got, u);
     double e = load_element(spec.dtype, expected, u);
-    if (g != 0) all_zero = false;
-    if (!(g == first_value || (std::isnan(g) && std::isnan(first_value)))) all_same = false;
+    if (g != 0) r.all_zero = false;
+    if (!(g == first_value || (std::isnan(g) && std::isnan(first_value)))) r.all_same = false;
     double bound = 0;
     if (within(g, e, tol, &bound)) continue;
     ++r.mismatches;
@@ -63,12 +68,42 @@ OutputCheck check_output(const TensorSpec& spec, const std::vector<int64_t>& dim
       if (e != 0) r.max_rel_error = std::max(r.max_rel_error, abs / std::fabs(e));
     }
     std::vector<int64_t> coords = unravel(i, dims);
-    if (all_tail) {
+    if (r.all_tail) {
       bool tail = false;
       for (size_t k = 0; k < dims.size(); ++k) tail = tail || in_tail(coords[k], dims[k]);
-      all_tail = tail;
+      r.all_tail = tail;
     }
     if (!r.first) r.first = Mismatch{i, coords, g, e, bound, unwritten};
+  }
+  return r;
+}
+
+}  // namespace
+
+OutputCheck check_output(const TensorSpec& spec, const std::vector<int64_t>& dims, const void* got,
+                         const void* expected, const Tolerance& tol, const Poison& poison) {
+  OutputCheck r;
+  r.tensor = spec.name;
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  r.elements = n;
+  double first_value = n > 0 ? load_element(spec.dtype, got, 0) : 0;
+  std::vector<ChunkCheck> parts(std::max(1u, std::thread::hardware_concurrency()));
+  size_t used = parallel_chunks(n, [&](size_t c, int64_t begin, int64_t end) {
+    parts[c] = check_chunk(spec, dims, got, expected, tol, poison, first_value, begin, end);
+  });
+  bool all_tail = true, all_zero = true, all_same = true;
+  for (size_t c = 0; c < used; ++c) {
+    const ChunkCheck& p = parts[c];
+    r.mismatches += p.mismatches;
+    r.unwritten += p.unwritten;
+    r.non_finite += p.non_finite;
+    r.max_abs_error = std::max(r.max_abs_error, p.max_abs_error);
+    r.max_rel_error = std::max(r.max_rel_error, p.max_rel_error);
+    if (!r.first && p.first) r.first = p.first;
+    all_tail = all_tail && p.all_tail;
+    all_zero = all_zero && p.all_zero;
+    all_same = all_same && p.all_same;
   }
   if (r.mismatches > 0) {
     r.where = r.mismatches * 2 > n ? "everywhere" : (all_tail ? "tail" : "interior");

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/parallel.hpp"
 #include "judge/random.hpp"
 
 namespace arena {
@@ -19,29 +20,30 @@ std::vector<HostBuffer> generate_inputs(const Task& task, const Shape& shape, ui
     double offset = d.offset * (2 * random_unit(key, ~0ull) - 1);
     double log_scale = std::log(d.scale) * (2 * random_unit(key, ~0ull - 1) - 1);
     double scale = std::exp(log_scale);
-    for (int64_t i = 0; i < n; ++i) {
-      auto u = static_cast<uint64_t>(i);
-      double v = 0;
-      switch (d.kind) {
-        case Distribution::Kind::kUniform:
-          v = offset + scale * (d.low + (d.high - d.low) * random_unit(key, u));
-          break;
-        case Distribution::Kind::kNormal: {
-          // Box-Muller from two independent uniforms of this element.
-          double u1 = 1.0 - random_unit(key, 2 * u);
-          double u2 = random_unit(key, 2 * u + 1);
-          double z = std::sqrt(-2 * std::log(u1)) * std::cos(2 * M_PI * u2);
-          v = offset + scale * (d.mean + d.stddev * z);
-          break;
+    auto span = static_cast<uint64_t>(d.high - d.low + 1);
+    parallel_chunks(n, [&](size_t, int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        auto u = static_cast<uint64_t>(i);
+        double v = 0;
+        switch (d.kind) {
+          case Distribution::Kind::kUniform:
+            v = offset + scale * (d.low + (d.high - d.low) * random_unit(key, u));
+            break;
+          case Distribution::Kind::kNormal: {
+            // Box-Muller from two independent uniforms of this element.
+            double u1 = 1.0 - random_unit(key, 2 * u);
+            double u2 = random_unit(key, 2 * u + 1);
+            double z = std::sqrt(-2 * std::log(u1)) * std::cos(2 * M_PI * u2);
+            v = offset + scale * (d.mean + d.stddev * z);
+            break;
+          }
+          case Distribution::Kind::kInteger:
+            v = d.low + static_cast<double>(random_bits(key, u) % span);
+            break;
         }
-        case Distribution::Kind::kInteger: {
-          auto span = static_cast<uint64_t>(d.high - d.low + 1);
-          v = d.low + static_cast<double>(random_bits(key, u) % span);
-          break;
-        }
+        store_element(t.dtype, buf.data(), static_cast<size_t>(i), v);
       }
-      store_element(t.dtype, buf.data(), static_cast<size_t>(i), v);
-    }
+    });
     out.push_back(std::move(buf));
   }
   return out;

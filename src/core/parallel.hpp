@@ -1,0 +1,34 @@
+// Splitting element-wise work on the judge's side (making inputs, checking outputs) across the
+// host's cores: large shapes have hundreds of millions of elements.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+namespace arena {
+
+// Calls fn(chunk, begin, end) for contiguous chunks covering [0, n), in parallel, and returns
+// the number of chunks. Chunk i covers lower indices than chunk i + 1, so per-chunk results can
+// be merged in order. Small n runs on the calling thread alone.
+template <typename Fn>
+size_t parallel_chunks(int64_t n, Fn&& fn, int64_t min_chunk = int64_t{1} << 20) {
+  int64_t hw = std::max(1u, std::thread::hardware_concurrency());
+  int64_t chunks = std::clamp<int64_t>(n / std::max<int64_t>(min_chunk, 1), 1, hw);
+  if (chunks == 1) {
+    fn(size_t{0}, int64_t{0}, n);
+    return 1;
+  }
+  std::vector<std::thread> threads;
+  threads.reserve(static_cast<size_t>(chunks));
+  for (int64_t c = 0; c < chunks; ++c) {
+    int64_t begin = n * c / chunks;
+    int64_t end = n * (c + 1) / chunks;
+    threads.emplace_back([&fn, c, begin, end] { fn(static_cast<size_t>(c), begin, end); });
+  }
+  for (auto& t : threads) t.join();
+  return static_cast<size_t>(chunks);
+}
+
+}  // namespace arena
