@@ -25,7 +25,6 @@ std::string Lane::prepare(const Shape& shape) {
   if (!runner_ || !runner_->alive()) {
     runner_ = std::make_unique<RunnerClient>(backend_.runner(library_, max_region_bytes_));
     runner_start_seconds_ += runner_->start_seconds();
-    ++runner_starts_;
     if (!runner_->start_error().empty()) return runner_->start_error();
   }
   dims_.clear();

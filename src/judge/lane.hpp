@@ -52,7 +52,6 @@ class Lane {
   const std::vector<std::vector<int64_t>>& dims() const { return dims_; }
 
   double runner_start_seconds() const { return runner_start_seconds_; }
-  int runner_starts() const { return runner_starts_; }
 
  private:
   const Backend& backend_;
@@ -67,7 +66,6 @@ class Lane {
   std::vector<uint64_t> offsets_;
   uint64_t guard_key_ = 0;
   double runner_start_seconds_ = 0;
-  int runner_starts_ = 0;
 };
 
 }  // namespace arena

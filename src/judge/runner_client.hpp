@@ -52,7 +52,6 @@ class RunnerClient {
   // Resizes the shared region to `bytes`; returns the judge's mapping of it.
   std::byte* map_region(size_t bytes);
   std::byte* region() const { return region_; }
-  size_t region_bytes() const { return region_bytes_; }
 
   CallOutcome call(const std::vector<uint64_t>& offsets,
                    const std::vector<protocol::ScalarValue>& scalars, double timeout_s);
