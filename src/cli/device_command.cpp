@@ -23,6 +23,12 @@ int run_device(const GlobalOptions& global) {
     }
     std::cout << backend << ":\n";
     for (const auto& [k, v] : b->device()) std::cout << "  " << k << ": " << v << "\n";
+    if (auto p = b->peaks())
+      std::cout << "  peak row: " << p->name << ": memory " << p->memory_gbytes_per_s << " GB/s, fp32 " << p->fp32_tflops
+                << ", tf32 " << p->tf32_tflops << ", bf16 " << p->bf16_tflops << ", fp8 " << p->fp8_tflops
+                << " TFLOP/s (dense)\n";
+    else
+      std::cout << "  peak row: none (no roofline for this device)\n";
     if (std::string why = b->unavailable(); !why.empty()) {
       std::cout << "  (cannot run solutions here: " << why << ")\n";
       if (std::string(backend) == "cuda") status = kExitNotCorrect;

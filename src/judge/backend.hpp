@@ -5,11 +5,13 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/task.hpp"
 #include "judge/compile_cache.hpp"
+#include "judge/roofline.hpp"
 #include "judge/runner_client.hpp"
 
 namespace arena {
@@ -33,9 +35,8 @@ class Backend {
   // Why this backend cannot run solutions here (no device visible...); "" when it can.
   // Compiling works either way.
   virtual std::string unavailable() const { return ""; }
-  // Peak rates for the roofline floor; 0 where unknown.
-  virtual double peak_gflops() const { return 0; }
-  virtual double peak_gbytes_per_s() const { return 0; }
+  // Peak rates for the roofline; nullopt where the device is not in the table.
+  virtual std::optional<DevicePeaks> peaks() const { return std::nullopt; }
 };
 
 // Compiles one of the task's own files (reference, baseline) and returns the library. A task

@@ -303,9 +303,18 @@ class Judge {
     if (secs > 0) {
       tm.gflops = task_.flops.eval(b) / secs * 1e-9;
       tm.gbytes_per_s = task_.bytes.eval(b) / secs * 1e-9;
-      double floor_s = std::max(backend_.peak_gflops() > 0 ? task_.flops.eval(b) / (backend_.peak_gflops() * 1e9) : 0.0,
-                                backend_.peak_gbytes_per_s() > 0 ? task_.bytes.eval(b) / (backend_.peak_gbytes_per_s() * 1e9) : 0.0);
-      if (floor_s > 0) tm.roofline_fraction = floor_s / secs;
+      if (auto peaks = backend_.peaks()) {
+        Roofline roof = compute_roofline(task_.flops.eval(b), task_.bytes.eval(b), compute_dtype(), *peaks,
+                                         tm.candidate.median, options_.cold_cache);
+        tm.roofline_fraction = roof.fraction;
+        tm.roofline_floor_ns = roof.floor_ns;
+        if (roof.impossible)
+          v_.flags.push_back({"impossible_speed", shape.label(),
+                              "a median of " + fmt_number(tm.candidate.median) + " ns is below what " + peaks->name +
+                                  " allows for this shape's FLOPs and bytes at any precision (" +
+                                  fmt_number(roof.impossible_below_ns / 0.9) + " ns)",
+                              true});
+      }
     }
     // The runner's clock is in the solution's process: cross-check it with the CPU time the
     // kernel charged to that process.
@@ -331,6 +340,13 @@ class Judge {
                           true});
     }
     sv.timing = tm;
+  }
+
+  // The precision the task computes in, for its roofline: that of its first input.
+  DType compute_dtype() const {
+    for (const auto& t : task_.tensors)
+      if (t.role == Role::kInput) return t.dtype;
+    return task_.tensors.front().dtype;
   }
 
   const Task& task_;

@@ -41,6 +41,7 @@ struct Timing {
   double gflops = 0;              // from the task's flops expression
   double gbytes_per_s = 0;        // from the task's bytes expression
   std::optional<double> roofline_fraction;  // needs a device peak table
+  std::optional<double> roofline_floor_ns;  // the least time at the task's precision
   bool cold_cache = true;
 };
 

@@ -57,6 +57,7 @@ json shape_json(const ShapeVerdict& s) {
     j["timing"]["gflops"] = t.gflops;
     j["timing"]["gbytes_per_s"] = t.gbytes_per_s;
     j["timing"]["roofline_fraction"] = optional_number(t.roofline_fraction);
+    j["timing"]["roofline_floor_ns"] = optional_number(t.roofline_floor_ns);
   } else {
     j["timing"] = nullptr;
   }

@@ -15,6 +15,7 @@ class CudaBackend : public Backend {
   RunnerSpec runner(const std::filesystem::path& library, int64_t region_bytes) const override;
   std::map<std::string, std::string> device() const override { return info_; }
   std::string unavailable() const override;
+  std::optional<DevicePeaks> peaks() const override { return find_device_peaks(info_.count("name") ? info_.at("name") : ""); }
 
   // "sm_90a" for compute capability 9.0, "sm_XY" otherwise; $ARENA_CUDA_ARCH overrides; sm_90a
   // when no device is visible (compile-only use, as in CI).
