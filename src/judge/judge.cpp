@@ -86,6 +86,10 @@ class Judge {
     reference_ = std::make_unique<Lane>(backend_, task_, reference, max_region);
     candidate_ = std::make_unique<Lane>(backend_, task_, c.library, max_region);
     if (options_.timing) baseline_ = std::make_unique<Lane>(backend_, task_, baseline, max_region);
+    // All runners come up side by side; each lane waits for its own when first used.
+    reference_->start();
+    candidate_->start();
+    if (baseline_) baseline_->start();
 
     for (size_t i = 0; i < options_.shapes.size(); ++i) {
       progress("shape " + std::to_string(i + 1) + "/" + std::to_string(options_.shapes.size()) + ": " +

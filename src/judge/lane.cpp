@@ -21,12 +21,21 @@ int64_t region_bytes(const Task& task, const Shape& shape) {
 Lane::Lane(const Backend& backend, const Task& task, std::filesystem::path library, int64_t max_region_bytes)
     : backend_(backend), task_(task), library_(std::move(library)), max_region_bytes_(max_region_bytes) {}
 
-std::string Lane::prepare(const Shape& shape) {
+void Lane::start() {
   if (!runner_ || !runner_->alive()) {
     runner_ = std::make_unique<RunnerClient>(backend_.runner(library_, max_region_bytes_));
-    runner_start_seconds_ += runner_->start_seconds();
-    if (!runner_->start_error().empty()) return runner_->start_error();
+    counted_start_ = false;
   }
+}
+
+std::string Lane::prepare(const Shape& shape) {
+  start();
+  bool ready = runner_->wait_ready();
+  if (!counted_start_) {
+    runner_start_seconds_ += runner_->start_seconds();
+    counted_start_ = true;
+  }
+  if (!ready) return runner_->start_error();
   dims_.clear();
   for (const auto& t : task_.tensors) dims_.push_back(task_.dims(t, shape));
   layout_ = make_layout(tensor_bytes(task_, shape));

@@ -27,6 +27,8 @@ class Lane {
  public:
   Lane(const Backend& backend, const Task& task, std::filesystem::path library, int64_t max_region_bytes);
 
+  // Starts a runner if none is alive, without waiting for it to be ready.
+  void start();
   // Lays the buffers out for `shape`, starting a runner if none is alive. Returns an error
   // message when the runner cannot load the solution, else "".
   std::string prepare(const Shape& shape);
@@ -66,6 +68,7 @@ class Lane {
   std::vector<uint64_t> offsets_;
   uint64_t guard_key_ = 0;
   double runner_start_seconds_ = 0;
+  bool counted_start_ = false;
 };
 
 }  // namespace arena

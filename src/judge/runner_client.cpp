@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -79,9 +80,16 @@ RunnerClient::RunnerClient(const RunnerSpec& spec, double start_timeout_s) {
   socket_ = sv[0];
   pid_ = pid;
   has_cpu_clock_ = clock_getcpuclockid(pid_, &cpu_clock_) == 0;
+  spawned_at_ = start;
+  start_timeout_s_ = start_timeout_s;
+}
 
+bool RunnerClient::wait_ready() {
+  if (ready_checked_) return start_error_.empty();
+  ready_checked_ = true;
+  double left = start_timeout_s_ - (now_seconds() - spawned_at_);
   pollfd p{socket_, POLLIN, 0};
-  int rc = poll(&p, 1, static_cast<int>(start_timeout_s * 1000));
+  int rc = poll(&p, 1, static_cast<int>(std::max(0.0, left) * 1000));
   protocol::Reply hello;
   if (rc <= 0 || recv(socket_, &hello, sizeof hello, 0) != static_cast<ssize_t>(sizeof hello)) {
     CallOutcome o = rc <= 0 ? CallOutcome{CallOutcome::Kind::kTimeout, 0, 0, "the runner did not start in time"}
@@ -92,7 +100,8 @@ RunnerClient::RunnerClient(const RunnerSpec& spec, double start_timeout_s) {
     start_error_ = std::string(hello.message, strnlen(hello.message, sizeof hello.message));
     kill_now();
   }
-  start_seconds_ = now_seconds() - start;
+  start_seconds_ = now_seconds() - spawned_at_;
+  return start_error_.empty();
 }
 
 RunnerClient::~RunnerClient() {
@@ -127,6 +136,7 @@ std::string RunnerClient::output_tail() const {
 }
 
 std::byte* RunnerClient::map_region(size_t bytes) {
+  wait_ready();
   if (region_ != nullptr) munmap(region_, region_bytes_);
   region_ = nullptr;
   if (ftruncate(region_fd_, static_cast<off_t>(bytes)) != 0) sys_fail("ftruncate of the buffer region");
@@ -220,6 +230,7 @@ int RunnerClient::thread_count() const {
 }
 
 CallOutcome RunnerClient::exchange(const protocol::Request& q, double timeout_s) {
+  wait_ready();
   if (!alive()) return {CallOutcome::Kind::kCrash, 0, 0, "the runner is not running"};
   double t0 = now_seconds();
   if (send(socket_, &q, sizeof q, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof q)) return died(0);

@@ -38,13 +38,16 @@ struct CallOutcome {
 
 class RunnerClient {
  public:
-  // Starts the runner and waits until it has loaded the library. A library that fails to load
-  // is reported through `start_error()`, not thrown. Throws InternalError when no process starts.
+  // Starts the runner without waiting for it: runners of several lanes come up side by side
+  // (a CUDA context takes a while). Throws InternalError when no process can be started.
   explicit RunnerClient(const RunnerSpec& spec, double start_timeout_s = 30);
   ~RunnerClient();
   RunnerClient(const RunnerClient&) = delete;
   RunnerClient& operator=(const RunnerClient&) = delete;
 
+  // Waits until the runner has loaded the library; false, with `start_error()` saying why, when
+  // it could not (a library that fails to load is reported, not thrown). Later calls return at once.
+  bool wait_ready();
   bool alive() const { return pid_ > 0; }
   const std::string& start_error() const { return start_error_; }
   double start_seconds() const { return start_seconds_; }
@@ -78,7 +81,10 @@ class RunnerClient {
   std::byte* region_ = nullptr;
   size_t region_bytes_ = 0;
   std::string start_error_;
-  double start_seconds_ = 0;
+  double start_seconds_ = 0;  // from spawning until ready
+  double spawned_at_ = 0;
+  double start_timeout_s_ = 30;
+  bool ready_checked_ = false;
 };
 
 }  // namespace arena
