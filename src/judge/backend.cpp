@@ -7,6 +7,16 @@
 
 namespace arena {
 
+CompileResult build_solution(const CompileJob& job, const std::filesystem::path& cache_dir, const Task& task,
+                             const std::string& declaration) {
+  CompileResult r = CompileCache(cache_dir).build(job);
+  if (!r.ok) {
+    std::string hint = compile_hint(task, r.log, declaration);
+    if (!hint.empty()) r.log = hint + "\n\n" + r.log;
+  }
+  return r;
+}
+
 std::filesystem::path compile_task_file(const Task& task, const Backend& backend,
                                         const std::filesystem::path& file, const std::string& role) {
   CompileResult r = backend.compile(task, read_file(file));

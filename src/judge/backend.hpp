@@ -39,6 +39,11 @@ class Backend {
   virtual std::optional<DevicePeaks> peaks() const { return std::nullopt; }
 };
 
+// Builds a solution through the compile cache; a failed build's log is led by a hint when the
+// failure is one of the classic signature mistakes (`declaration` is what the task expects).
+CompileResult build_solution(const CompileJob& job, const std::filesystem::path& cache_dir, const Task& task,
+                             const std::string& declaration);
+
 // Compiles one of the task's own files (reference, baseline) and returns the library. A task
 // file that does not compile is the task's fault: InputError naming the file and `role`.
 std::filesystem::path compile_task_file(const Task& task, const Backend& backend,

@@ -69,12 +69,7 @@ CompileResult CpuBackend::compile(const Task& task, const std::string& source) c
                  "-Wl,--no-undefined", "-I.", "-o", "solution.so", "arena_main.cpp"};
   job.output = "solution.so";
   job.toolchain = toolchain_;
-  CompileResult r = CompileCache(options_.cache_dir).build(job);
-  if (!r.ok) {
-    std::string hint = compile_hint(task, r.log, signature_declaration(task, SignatureFlavor::kCpu));
-    if (!hint.empty()) r.log = hint + "\n\n" + r.log;
-  }
-  return r;
+  return build_solution(job, options_.cache_dir, task, signature_declaration(task, SignatureFlavor::kCpu));
 }
 
 RunnerSpec CpuBackend::runner(const std::filesystem::path& library, int64_t region_bytes) const {

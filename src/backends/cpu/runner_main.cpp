@@ -21,35 +21,18 @@
 #include <string>
 #include <vector>
 
-#include "judge/runner_protocol.hpp"
+#include "backends/runner_io.hpp"
 
 namespace {
 
 using arena::protocol::Reply;
 using arena::protocol::Request;
-using InvokeFn = void (*)(void* const*, const arena::protocol::ScalarValue*, void*);
-
-int g_socket = -1;
-
-void send_reply(const Reply& r) {
-  if (send(g_socket, &r, sizeof r, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof r)) _exit(arena::protocol::kExitSetup);
-}
-
-[[noreturn]] void fail(const std::string& what, int code) {
-  Reply r;
-  r.status = arena::protocol::Status::kError;
-  std::snprintf(r.message, sizeof r.message, "%s", what.c_str());
-  send_reply(r);
-  _exit(code);
-}
+using arena::runner::fail;
+using arena::runner::now_ns;
+using arena::runner::reply_ok;
+using arena::runner::send_reply;
 
 void out_of_memory() { fail("out of memory: operator new failed", arena::protocol::kExitOom); }
-
-uint64_t now_ns() {
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
-}
 
 // Reads every cache line of a buffer larger than the last-level cache, evicting what the
 // previous call left there. Read-only after the first pass, so no dirty lines are written back
@@ -70,7 +53,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive the judge
-  g_socket = std::atoi(argv[2]);
+  arena::runner::g_socket = std::atoi(argv[2]);
   int region_fd = std::atoi(argv[3]);
   size_t flush_bytes = std::strtoull(argv[4], nullptr, 10);
   std::set_new_handler(out_of_memory);
@@ -82,21 +65,15 @@ int main(int argc, char** argv) {
 
   std::vector<uint64_t> flush_buffer(flush_bytes / sizeof(uint64_t), 1);
 
-  void* lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-  if (lib == nullptr) fail(std::string("cannot load the solution: ") + dlerror(), arena::protocol::kExitSetup);
-  auto invoke = reinterpret_cast<InvokeFn>(dlsym(lib, "arena_invoke"));
-  if (invoke == nullptr) fail("the solution library has no arena_invoke", arena::protocol::kExitSetup);
-  send_reply(Reply{});  // ready
+  arena::runner::InvokeFn invoke = arena::runner::load_solution(argv[1]);
+  reply_ok();  // ready
 
   void* region = nullptr;
   size_t region_bytes = 0;
   std::vector<void*> pointers;
   for (;;) {
     Request q;
-    ssize_t n = recv(g_socket, &q, sizeof q, 0);
-    if (n == 0) return 0;  // the judge closed the socket
-    if (n != static_cast<ssize_t>(sizeof q) || q.magic != arena::protocol::kMagic)
-      fail("malformed request", arena::protocol::kExitSetup);
+    if (!arena::runner::receive(q)) return 0;  // the judge closed the socket
     switch (q.op) {
       case arena::protocol::Op::kQuit:
         return 0;
@@ -105,26 +82,19 @@ int main(int argc, char** argv) {
         region = mmap(nullptr, q.region_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, region_fd, 0);
         if (region == MAP_FAILED) fail(std::string("mmap: ") + std::strerror(errno), arena::protocol::kExitSetup);
         region_bytes = q.region_bytes;
-        send_reply(Reply{});
+        reply_ok();
         break;
       }
       case arena::protocol::Op::kUpload:
       case arena::protocol::Op::kDownload:
-        send_reply(Reply{});  // the solution works on the shared region itself
+        reply_ok();  // the solution works on the shared region itself
         break;
       case arena::protocol::Op::kFlush:
         flush_caches(flush_buffer);
-        send_reply(Reply{});
+        reply_ok();
         break;
       case arena::protocol::Op::kCall: {
-        if (region == nullptr || q.pointer_count > arena::protocol::kMaxPointers ||
-            q.scalar_count > arena::protocol::kMaxScalars)
-          fail("call before map, or too many arguments", arena::protocol::kExitSetup);
-        pointers.assign(q.pointer_count, nullptr);
-        for (uint32_t i = 0; i < q.pointer_count; ++i) {
-          if (q.offsets[i] > region_bytes) fail("offset outside the region", arena::protocol::kExitSetup);
-          pointers[i] = static_cast<char*>(region) + q.offsets[i];
-        }
+        arena::runner::resolve_pointers(q, region, region_bytes, pointers);
         uint64_t t0 = now_ns();
         invoke(pointers.data(), q.scalars, nullptr);
         uint64_t t1 = now_ns();

@@ -92,12 +92,7 @@ CompileResult CudaBackend::compile(const Task& task, const std::string& source) 
   job.output = "solution.so";
   job.toolchain = toolchain_;
   job.timeout_s = 300;
-  CompileResult r = CompileCache(options_.cache_dir).build(job);
-  if (!r.ok) {
-    std::string hint = compile_hint(task, r.log, signature_declaration(task, SignatureFlavor::kCuda));
-    if (!hint.empty()) r.log = hint + "\n\n" + r.log;
-  }
-  return r;
+  return build_solution(job, options_.cache_dir, task, signature_declaration(task, SignatureFlavor::kCuda));
 }
 
 RunnerSpec CudaBackend::runner(const std::filesystem::path& library, int64_t) const {

@@ -29,30 +29,19 @@
 #include "backends/cuda/cuda_errors.cuh"
 #include "backends/cuda/hold_kernel.cuh"
 #include "backends/cuda/l2_flush.cuh"
-#include "judge/runner_protocol.hpp"
+#include "backends/runner_io.hpp"
 
 namespace {
 
 using arena::protocol::Reply;
 using arena::protocol::Request;
-using InvokeFn = void (*)(void* const*, const arena::protocol::ScalarValue*, void*);
+using arena::runner::fail;
+using arena::runner::now_ns;
+using arena::runner::reply_ok;
+using arena::runner::send_reply;
 
 constexpr int kExitCudaError = 89;
 constexpr uint64_t kHoldLimitNs = 5'000'000'000ull;
-
-int g_socket = -1;
-
-void send_reply(const Reply& r) {
-  if (send(g_socket, &r, sizeof r, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof r)) _exit(arena::protocol::kExitSetup);
-}
-
-[[noreturn]] void fail(const std::string& what, int code) {
-  Reply r;
-  r.status = arena::protocol::Status::kError;
-  std::snprintf(r.message, sizeof r.message, "%s", what.c_str());
-  send_reply(r);
-  _exit(code);
-}
 
 std::string describe(cudaError_t e) { return std::string(cudaGetErrorString(e)) + " (" + cudaGetErrorName(e) + ")"; }
 
@@ -67,12 +56,6 @@ std::string describe(cudaError_t e) { return std::string(cudaGetErrorString(e)) 
 
 void check_setup(cudaError_t e, const char* what) {
   if (e != cudaSuccess) fail(std::string("runner setup failed at ") + what + ": " + describe(e), arena::protocol::kExitSetup);
-}
-
-uint64_t now_ns() {
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
 }
 
 int print_info(int device) {
@@ -129,7 +112,7 @@ int main(int argc, char** argv) {
   // Load every kernel when the library loads. Lazy loading (the default) loads a kernel at its
   // first launch, which waits for the device to go idle: behind the stream hold, that deadlocks.
   setenv("CUDA_MODULE_LOADING", "EAGER", 1);
-  g_socket = std::atoi(argv[2]);
+  arena::runner::g_socket = std::atoi(argv[2]);
   int region_fd = std::atoi(argv[3]);
   int device = std::atoi(argv[6]);
 
@@ -149,11 +132,8 @@ int main(int argc, char** argv) {
   check_setup(cudaEventCreate(&start), "cudaEventCreate");
   check_setup(cudaEventCreate(&stop), "cudaEventCreate");
 
-  void* lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-  if (lib == nullptr) fail(std::string("cannot load the solution: ") + dlerror(), arena::protocol::kExitSetup);
-  auto invoke = reinterpret_cast<InvokeFn>(dlsym(lib, "arena_invoke"));
-  if (invoke == nullptr) fail("the solution library has no arena_invoke", arena::protocol::kExitSetup);
-  send_reply(Reply{});
+  arena::runner::InvokeFn invoke = arena::runner::load_solution(argv[1]);
+  reply_ok();
 
   void* region = nullptr;
   void* device_region = nullptr;
@@ -161,10 +141,7 @@ int main(int argc, char** argv) {
   std::vector<void*> pointers;
   for (;;) {
     Request q;
-    ssize_t n = recv(g_socket, &q, sizeof q, 0);
-    if (n == 0) return 0;
-    if (n != static_cast<ssize_t>(sizeof q) || q.magic != arena::protocol::kMagic)
-      fail("malformed request", arena::protocol::kExitSetup);
+    if (!arena::runner::receive(q)) return 0;  // the judge closed the socket
     switch (q.op) {
       case arena::protocol::Op::kQuit:
         return 0;
@@ -181,7 +158,7 @@ int main(int argc, char** argv) {
         if (cudaHostRegister(region, region_bytes, cudaHostRegisterDefault) != cudaSuccess) cudaGetLastError();
         cudaError_t e = cudaMalloc(&device_region, region_bytes);
         if (e != cudaSuccess) fail_cuda("allocating the device buffers", e);
-        send_reply(Reply{});
+        reply_ok();
         break;
       }
       case arena::protocol::Op::kUpload:
@@ -191,25 +168,18 @@ int main(int argc, char** argv) {
         cudaError_t e = up ? cudaMemcpy(device_region, region, region_bytes, cudaMemcpyHostToDevice)
                            : cudaMemcpy(region, device_region, region_bytes, cudaMemcpyDeviceToHost);
         if (e != cudaSuccess) fail_cuda(up ? "copying the inputs to the device" : "copying the outputs back", e);
-        send_reply(Reply{});
+        reply_ok();
         break;
       }
       case arena::protocol::Op::kFlush: {
         l2.flush(stream);
         cudaError_t e = cudaStreamSynchronize(stream);
         if (e != cudaSuccess) fail_cuda("evicting the L2", e);
-        send_reply(Reply{});
+        reply_ok();
         break;
       }
       case arena::protocol::Op::kCall: {
-        if (region == nullptr || q.pointer_count > arena::protocol::kMaxPointers ||
-            q.scalar_count > arena::protocol::kMaxScalars)
-          fail("call before map, or too many arguments", arena::protocol::kExitSetup);
-        pointers.assign(q.pointer_count, nullptr);
-        for (uint32_t i = 0; i < q.pointer_count; ++i) {
-          if (q.offsets[i] > region_bytes) fail("offset outside the region", arena::protocol::kExitSetup);
-          pointers[i] = static_cast<char*>(device_region) + q.offsets[i];
-        }
+        arena::runner::resolve_pointers(q, device_region, region_bytes, pointers);
         *reinterpret_cast<volatile int*>(release_host) = 0;
         cudaMemsetAsync(gave_up, 0, sizeof(int), stream);
         arena::cuda::hold_stream<<<1, 1, 0, stream>>>(release_dev, gave_up, kHoldLimitNs);

@@ -1,0 +1,73 @@
+// The runner's side of the judge protocol, shared by every backend's runner: replies, fatal
+// errors, receiving requests, loading the solution and resolving a call's pointers. Header-only:
+// the CPU runner is built by g++, the CUDA runner by nvcc.
+#pragma once
+
+#include <dlfcn.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include "judge/runner_protocol.hpp"
+
+namespace arena::runner {
+
+using InvokeFn = void (*)(void* const*, const protocol::ScalarValue*, void*);
+
+inline int g_socket = -1;
+
+inline void send_reply(const protocol::Reply& r) {
+  if (send(g_socket, &r, sizeof r, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof r)) _exit(protocol::kExitSetup);
+}
+
+inline void reply_ok() { send_reply(protocol::Reply{}); }
+
+// Tells the judge what went wrong, then exits with `code` (which the judge maps to a class).
+[[noreturn]] inline void fail(const std::string& what, int code) {
+  protocol::Reply r;
+  r.status = protocol::Status::kError;
+  std::snprintf(r.message, sizeof r.message, "%s", what.c_str());
+  send_reply(r);
+  _exit(code);
+}
+
+inline uint64_t now_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+// The next request; false when the judge closed the socket.
+inline bool receive(protocol::Request& q) {
+  ssize_t n = recv(g_socket, &q, sizeof q, 0);
+  if (n == 0) return false;
+  if (n != static_cast<ssize_t>(sizeof q) || q.magic != protocol::kMagic) fail("malformed request", protocol::kExitSetup);
+  return true;
+}
+
+// Loads the solution and its arena_invoke, or fails the start.
+inline InvokeFn load_solution(const char* path) {
+  void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (lib == nullptr) fail(std::string("cannot load the solution: ") + dlerror(), protocol::kExitSetup);
+  auto invoke = reinterpret_cast<InvokeFn>(dlsym(lib, "arena_invoke"));
+  if (invoke == nullptr) fail("the solution library has no arena_invoke", protocol::kExitSetup);
+  return invoke;
+}
+
+// The call's tensor pointers: offsets of `q` into the buffers at `base` (`bytes` long).
+inline void resolve_pointers(const protocol::Request& q, void* base, size_t bytes, std::vector<void*>& out) {
+  if (base == nullptr || q.pointer_count > protocol::kMaxPointers || q.scalar_count > protocol::kMaxScalars)
+    fail("call before map, or too many arguments", protocol::kExitSetup);
+  out.assign(q.pointer_count, nullptr);
+  for (uint32_t i = 0; i < q.pointer_count; ++i) {
+    if (q.offsets[i] > bytes) fail("offset outside the region", protocol::kExitSetup);
+    out[i] = static_cast<char*>(base) + q.offsets[i];
+  }
+}
+
+}  // namespace arena::runner
