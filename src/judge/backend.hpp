@@ -11,6 +11,7 @@
 
 #include "core/task.hpp"
 #include "judge/compile_cache.hpp"
+#include "judge/device_telemetry.hpp"
 #include "judge/roofline.hpp"
 #include "judge/runner_client.hpp"
 
@@ -37,6 +38,15 @@ class Backend {
   virtual std::string unavailable() const { return ""; }
   // Peak rates for the roofline; nullopt where the device is not in the table.
   virtual std::optional<DevicePeaks> peaks() const { return std::nullopt; }
+  // The device's clocks, temperature, power and throttle reasons now; nullopt where the backend
+  // cannot read them (the CPU; a GPU without NVML), and telemetry_unavailable() says why.
+  virtual std::optional<DeviceTelemetry> telemetry() const { return std::nullopt; }
+  virtual std::string telemetry_unavailable() const { return "the " + name() + " backend reads no device telemetry"; }
+  // Measures the device's real copy bandwidth and GEMM rates (arena device --calibrate), as
+  // key=value facts; an "error" entry when it cannot.
+  virtual std::map<std::string, std::string> calibrate() const {
+    return {{"error", "calibration is not available for " + name() + " devices"}};
+  }
 };
 
 // Builds a solution through the compile cache; a failed build's log is led by a hint when the

@@ -274,7 +274,7 @@ class Judge {
       return "";
     };
     candidate_->arm_guards(stream_key(sv.seeds.back(), 7777));
-    TimingLoopOptions lo{options_.stopping, options_.cold_cache, timeout()};
+    TimingLoopOptions lo{options_.stopping, options_.cold_cache, timeout(), [this] { return backend_.telemetry(); }};
     TimingLoopResult r = run_timing_loop(*candidate_, base, lo, check);
     add_seconds("timing", t);
 
@@ -343,7 +343,38 @@ class Judge {
                               " ns: work ran outside the stream the judge times (enqueue everything on `stream`)",
                           true});
     }
+    record_telemetry(tm, r, shape.label());
     sv.timing = tm;
+  }
+
+  // The device's state during the timed calls: per shape, over the whole verdict, and the
+  // `throttled` flag when most of one side's calls ran on a slowed-down device.
+  void record_telemetry(Timing& tm, const TimingLoopResult& r, const std::string& label) {
+    const Samples& c = r.candidate;
+    tm.telemetry = summarize_telemetry(c.telemetry, c.reasons_seen, c.slowdown, c.discarded);
+    tm.baseline_telemetry = summarize_telemetry(r.baseline.telemetry, r.baseline.reasons_seen, r.baseline.slowdown,
+                                                r.baseline.discarded);
+    telemetry_.insert(telemetry_.end(), c.telemetry.begin(), c.telemetry.end());
+    reasons_seen_ |= c.reasons_seen;
+    slowdown_ += c.slowdown;
+    discarded_ += c.discarded;
+    v_.telemetry = summarize_telemetry(telemetry_, reasons_seen_, slowdown_, discarded_);
+    std::string sides;
+    uint64_t reasons = 0;
+    for (const auto& [side, samples] : {std::pair<const char*, const Samples*>{"candidate", &c}, {"baseline", &r.baseline}}) {
+      if (!samples->throttled) continue;
+      sides += std::string(sides.empty() ? "" : " and ") + side + " (" + std::to_string(samples->slowdown) + " of " +
+               std::to_string(samples->runner_ns.size()) + " calls)";
+      reasons |= samples->reasons_seen & throttle::kSlowdown;
+    }
+    if (sides.empty()) return;
+    std::string names;
+    for (const auto& n : throttle_reason_names(reasons)) names += (names.empty() ? "" : ", ") + n;
+    v_.flags.push_back({"throttled", label,
+                        "the device slowed itself down (" + names + ") during most timed calls of the " + sides +
+                            ": the times are of a slowed device; they were kept, since candidate and baseline "
+                            "alternated under the same conditions",
+                        false});
   }
 
   // The precision the task computes in, for its roofline: that of its first input.
@@ -360,6 +391,10 @@ class Judge {
   std::unique_ptr<Lane> reference_;
   std::unique_ptr<Lane> candidate_;
   std::unique_ptr<Lane> baseline_;
+  std::vector<DeviceTelemetry> telemetry_;  // every kept timed call of the candidate, all shapes
+  uint64_t reasons_seen_ = 0;
+  int slowdown_ = 0;
+  int discarded_ = 0;
 };
 
 }  // namespace

@@ -7,11 +7,35 @@
 
 namespace arena {
 
-void Samples::add(const CallOutcome& o) {
+void Samples::keep(const CallOutcome& o) {
   runner_ns.push_back(static_cast<double>(o.runner_ns));
   host_ns.push_back(o.host_seconds * 1e9);
   if (o.runner_cpu_ns >= 0) cpu_ns.push_back(o.runner_cpu_ns);
   all_work_ns.push_back(static_cast<double>(o.all_work_ns));
+}
+
+void Samples::add(const CallOutcome& o, const std::optional<DeviceTelemetry>& t) {
+  if (t) reasons_seen |= t->throttle_reasons;
+  if (t && is_slowdown(t->throttle_reasons)) {
+    ++slowdown;
+    ++discarded;
+    set_aside_.emplace_back(o, *t);
+    return;
+  }
+  keep(o);
+  if (t) telemetry.push_back(*t);
+}
+
+void Samples::finish() {
+  size_t total = runner_ns.size() + set_aside_.size();
+  if (set_aside_.empty() || 2 * set_aside_.size() <= total) return;
+  for (const auto& [o, t] : set_aside_) {
+    keep(o);
+    telemetry.push_back(t);
+  }
+  set_aside_.clear();
+  discarded = 0;
+  throttled = true;
 }
 
 TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLoopOptions& options,
@@ -26,7 +50,7 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
       *failure = o;
       return false;
     }
-    if (samples) samples->add(o);
+    if (samples) samples->add(o, options.telemetry ? options.telemetry() : std::nullopt);
     return true;
   };
 
@@ -57,6 +81,8 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
     std::string c = options.rule.stop_reason(summarize(r.candidate.runner_ns), elapsed);
     std::string b = baseline ? options.rule.stop_reason(summarize(r.baseline.runner_ns), elapsed) : c;
     if (!c.empty() && !b.empty()) {
+      r.candidate.finish();
+      r.baseline.finish();
       r.candidate_threads = candidate.runner_threads();
       r.stop_reason = (c == "converged" && b == "converged") ? "converged" : (c != "converged" ? c : b);
       return r;

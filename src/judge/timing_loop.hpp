@@ -6,20 +6,43 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "judge/device_telemetry.hpp"
 #include "judge/lane.hpp"
 #include "judge/stopping_rule.hpp"
 
 namespace arena {
 
-// What one side's timed calls measured, one entry per call.
+// What one side's timed calls measured, one entry per kept call.
+//
+// A call after which the device reports a real slowdown (power cap, thermal or hardware
+// slowdown, power brake: throttle::kSlowdown) measured a device slower than the one the task is
+// judged on: it is set aside. When more than half of the calls would be set aside, the device
+// was slowed down for most of the run: they are all kept after all (discarding most of the
+// measurement would keep a biased rest) and `throttled` is raised, which the judge turns into
+// a flag that does not void the speedup: candidate and baseline alternate call by call, so both
+// ran under the same conditions.
 struct Samples {
   std::vector<double> runner_ns;    // as the runner reported: the samples
   std::vector<double> host_ns;      // the judge's clock around the request (IPC included)
   std::vector<double> cpu_ns;       // CPU time the runner's process used (from the kernel)
   std::vector<double> all_work_ns;  // until the whole device was idle again
-  void add(const CallOutcome& o);
+  std::vector<DeviceTelemetry> telemetry;  // the device's state after each kept call, where read
+  uint64_t reasons_seen = 0;  // every throttle reason of any reading, set-aside calls' included
+  int slowdown = 0;           // calls taken while the device reported a slowdown
+  int discarded = 0;          // ... of which not in the samples
+  bool throttled = false;     // more than half the calls were slowed down: kept after all
+
+  // One timed call with the device's state after it (nullopt: not known, the call is kept).
+  void add(const CallOutcome& o, const std::optional<DeviceTelemetry>& t = std::nullopt);
+  // After the last call: when more than half of the calls were set aside, keeps them after all.
+  void finish();
+
+ private:
+  void keep(const CallOutcome& o);
+  std::vector<std::pair<CallOutcome, DeviceTelemetry>> set_aside_;
 };
 
 struct TimingLoopResult {
@@ -36,6 +59,8 @@ struct TimingLoopOptions {
   StoppingRule rule;
   bool cold_cache = true;
   double timeout_s = 10;
+  // The device's state, read after every timed call (a backend's telemetry()); none when empty.
+  std::function<std::optional<DeviceTelemetry>()> telemetry;
 };
 
 // `check` looks at the candidate's outputs after each timed call; it returns "" when they are

@@ -10,6 +10,7 @@
 
 #include "core/task.hpp"
 #include "judge/checker.hpp"
+#include "judge/device_telemetry.hpp"
 #include "judge/sample_stats.hpp"
 
 namespace arena {
@@ -43,6 +44,9 @@ struct Timing {
   std::optional<double> roofline_fraction;  // needs a device peak table
   std::optional<double> roofline_floor_ns;  // the least time at the task's precision
   bool cold_cache = true;
+  // The device during the timed calls (nullopt where it reports nothing, as on the CPU).
+  std::optional<TelemetrySummary> telemetry;           // the candidate's calls
+  std::optional<TelemetrySummary> baseline_telemetry;  // the baseline's
 };
 
 struct ShapeVerdict {
@@ -88,6 +92,7 @@ struct Verdict {
   std::vector<ShapeVerdict> shapes;
   std::vector<Flag> flags;
   std::map<std::string, double> seconds;  // where the judge's time went
+  std::optional<TelemetrySummary> telemetry;  // the device over every timed call of the candidate
   std::string internal_error;             // set when the harness itself failed midway
 
   bool compiled() const { return compile.ok; }

@@ -14,6 +14,18 @@ json summary_json(const SampleSummary& s) {
           {"samples", s.count}};
 }
 
+json telemetry_json(const std::optional<TelemetrySummary>& t) {
+  if (!t) return nullptr;
+  return {{"sm_clock_mhz", t->sm_clock_mhz},
+          {"mem_clock_mhz", t->mem_clock_mhz},
+          {"max_temperature_c", t->max_temperature_c},
+          {"power_w", t->power_w},
+          {"throttle_reasons", t->throttle_reasons},
+          {"readings", t->readings},
+          {"slowdown_samples", t->slowdown_samples},
+          {"discarded_samples", t->discarded_samples}};
+}
+
 json check_json(const OutputCheck& c) {
   json j = {{"tensor", c.tensor},
             {"elements", c.elements},
@@ -58,6 +70,8 @@ json shape_json(const ShapeVerdict& s) {
     j["timing"]["gbytes_per_s"] = t.gbytes_per_s;
     j["timing"]["roofline_fraction"] = optional_number(t.roofline_fraction);
     j["timing"]["roofline_floor_ns"] = optional_number(t.roofline_floor_ns);
+    j["timing"]["telemetry"] = telemetry_json(t.telemetry);
+    if (t.baseline) j["timing"]["baseline"]["telemetry"] = telemetry_json(t.baseline_telemetry);
   } else {
     j["timing"] = nullptr;
   }
@@ -107,6 +121,7 @@ json verdict_to_json(const Verdict& v) {
         {"exit_code", v.exit_code()}}},
       {"flags", flags},
       {"seconds", v.seconds},
+      {"telemetry", telemetry_json(v.telemetry)},
   };
 }
 

@@ -70,6 +70,37 @@ CudaBackend::CudaBackend(BackendOptions options, int device) : options_(std::mov
   }
   info_["arch"] = arch_;
   toolchain_ = info_["nvcc"] + " | " + arch_;
+  if (info_.count("error") == 0) {
+    nvml_ = std::make_unique<NvmlDevice>(info_.count("pci_bus_id") ? info_.at("pci_bus_id") : "");
+    info_["telemetry_source"] = nvml_->error().empty() ? "nvml" : "none: " + nvml_->error();
+  }
+}
+
+std::optional<DeviceTelemetry> CudaBackend::telemetry() const {
+  return nvml_ ? nvml_->read() : std::nullopt;
+}
+
+std::string CudaBackend::telemetry_unavailable() const {
+  if (!nvml_) return "no CUDA device is usable: " + unavailable();
+  std::string why;
+  return nvml_->read(&why) ? "" : why;
+}
+
+std::map<std::string, std::string> CudaBackend::calibrate() const {
+  if (std::string why = unavailable(); !why.empty()) return {{"error", why}};
+  std::filesystem::path exe = options_.runner_dir / "arena-calibrate";
+  if (!std::filesystem::exists(exe)) return {{"error", exe.string() + " is missing (built with the CUDA runner)"}};
+  ProcessResult p = run_process({exe.string(), std::to_string(device_)}, 600);
+  std::map<std::string, std::string> r;
+  std::istringstream lines(p.output);
+  std::string line;
+  while (std::getline(lines, line)) {
+    auto eq = line.find('=');
+    if (eq != std::string::npos) r[line.substr(0, eq)] = line.substr(eq + 1);
+  }
+  if (p.exit_code != 0 && r.count("error") == 0)
+    r["error"] = "arena-calibrate failed: " + (p.output.empty() ? "no output" : last_line(p.output));
+  return r;
 }
 
 std::string CudaBackend::unavailable() const {

@@ -3,6 +3,9 @@
 // no GPU code: the runner moves the shared region to the device and back.
 #pragma once
 
+#include <memory>
+
+#include "backends/cuda/nvml.hpp"
 #include "judge/backend.hpp"
 
 namespace arena {
@@ -16,6 +19,11 @@ class CudaBackend : public Backend {
   std::map<std::string, std::string> device() const override { return info_; }
   std::string unavailable() const override;
   std::optional<DevicePeaks> peaks() const override { return find_device_peaks(info_.count("name") ? info_.at("name") : ""); }
+  // Through NVML, on the device with the runner's PCI bus id.
+  std::optional<DeviceTelemetry> telemetry() const override;
+  std::string telemetry_unavailable() const override;
+  // Runs arena-calibrate (beside the runners) on the device.
+  std::map<std::string, std::string> calibrate() const override;
 
   // "sm_90a" for compute capability 9.0, "sm_XY" otherwise; $ARENA_CUDA_ARCH overrides; sm_90a
   // when no device is visible (compile-only use, as in CI).
@@ -28,6 +36,7 @@ class CudaBackend : public Backend {
   std::string toolchain_;
   std::string arch_;
   std::map<std::string, std::string> info_;
+  std::unique_ptr<NvmlDevice> nvml_;  // null when no device is usable
 };
 
 // The device's facts from `arena-runner-cuda --info`; an "error" entry when none is usable.

@@ -94,6 +94,9 @@ int print_info(int device) {
   std::printf("memory_bus_bits=%d\n", bus);
   std::printf("driver_version=%d.%d\n", driver / 1000, (driver % 1000) / 10);
   std::printf("runtime_version=%d.%d\n", runtime / 1000, (runtime % 1000) / 10);
+  // The same GPU for NVML (the judge's telemetry), whatever CUDA_VISIBLE_DEVICES says.
+  char bus_id[32] = {};
+  if (cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device) == cudaSuccess) std::printf("pci_bus_id=%s\n", bus_id);
   return 0;
 }
 
