@@ -16,7 +16,7 @@ step arena device
 ./build/arena device | tee "$log/device.txt"
 
 step tasks check --suite cuda
-timeout 240 ./build/arena -q tasks check --suite cuda 2>&1 | tee "$log/tasks_check.log" | tail -40
+timeout 300 ./build/arena -q tasks check --suite cuda 2>&1 | tee "$log/tasks_check.log" | tail -40
 
 step GPU tests
 (cd build && timeout 200 ctest -L gpu --output-on-failure 2>&1) | tee "$log/gpu_tests.log" | grep -E "Test +#|tests passed|Failed|SKIP" | tail -30

@@ -14,5 +14,7 @@ namespace arena::cli {
 std::filesystem::path executable_dir();
 
 std::unique_ptr<Backend> backend_for(const Task& task, const GlobalOptions& global);
+// A backend by name ("cpu", "cuda"), e.g. the CPU for a CUDA task's host reference.
+std::unique_ptr<Backend> backend_named(const std::string& name, const GlobalOptions& global);
 
 }  // namespace arena::cli

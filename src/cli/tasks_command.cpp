@@ -11,6 +11,7 @@
 #include "core/task_loader.hpp"
 #include "judge/judge.hpp"
 #include "judge/random.hpp"
+#include "judge/reference_validation.hpp"
 #include "judge/task_audit.hpp"
 #include "report/table.hpp"
 
@@ -78,7 +79,8 @@ int run_show(const TasksOptions& o, const GlobalOptions& g) {
 
 // One task: every declared shape legal, tolerances sane, degenerate outputs rejected, and the
 // starter judged correct against the reference on every visible shape.
-std::vector<std::string> check_task(const std::string& id, const std::filesystem::path& root, const GlobalOptions& g) {
+std::vector<std::string> check_task(const std::string& id, const std::filesystem::path& root, const GlobalOptions& g,
+                                    std::string& reference_note) {
   std::vector<std::string> problems;
   Task t = load_task(resolve_task(id, root));
   for (const auto& s : t.visible)
@@ -95,6 +97,15 @@ std::vector<std::string> check_task(const std::string& id, const std::filesystem
   uint64_t seed = secret_seed();
   for (const auto& s : t.visible)
     for (const auto& p : audit_degenerate_outputs(t, *backend, s, seed)) problems.push_back(p);
+  if (t.host_reference) {
+    auto host = backend_named("cpu", g);
+    ReferenceValidation rv = validate_reference(t, *backend, *host, t.visible, seed);
+    for (const auto& p : rv.problems) problems.push_back(p);
+    reference_note = "fp64 host " + std::to_string(rv.checked.size()) + "/" + std::to_string(t.visible.size());
+    if (!rv.skipped.empty()) reference_note += " (" + std::to_string(rv.skipped.size()) + " too large)";
+  } else {
+    reference_note = "no host reference";
+  }
 
   JudgeOptions jo;
   for (const auto& s : t.visible) jo.shapes.push_back({s, "visible"});
@@ -114,19 +125,20 @@ int run_check(const TasksOptions& o, const GlobalOptions& g) {
   auto root = tasks_root(g.tasks_dir);
   std::vector<std::string> ids = o.names.empty() ? ids_for(o, root) : o.names;
   if (ids.empty()) throw InputError("no tasks found in " + root.string());
-  Table t({"task", "result", "seconds"});
+  Table t({"task", "result", "reference validated", "seconds"});
   int failed = 0;
   std::string details;
   for (const auto& id : ids) {
     if (!g.quiet) std::cerr << "  .. checking " << id << "\n";
     double start = now_seconds();
     std::vector<std::string> problems;
+    std::string reference_note = "-";
     try {
-      problems = check_task(id, root, g);
+      problems = check_task(id, root, g, reference_note);
     } catch (const InputError& e) {
       problems.push_back(e.what());
     }
-    t.add_row({id, problems.empty() ? "ok" : std::to_string(problems.size()) + " problem(s)",
+    t.add_row({id, problems.empty() ? "ok" : std::to_string(problems.size()) + " problem(s)", reference_note,
                format_number(now_seconds() - start, 2)});
     if (!problems.empty()) ++failed;
     for (const auto& p : problems) details += "  " + id + ": " + p + "\n";

@@ -1,5 +1,6 @@
 #include "core/task.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace arena {
@@ -89,6 +90,13 @@ Tolerance Task::tolerance_for(const TensorSpec& t, const Shape& shape) const {
     tol.rtol *= f;
   }
   return tol;
+}
+
+std::vector<std::string> Task::all_libraries() const {
+  std::vector<std::string> all = libraries;
+  for (const auto& l : expert_libraries)
+    if (std::find(all.begin(), all.end(), l) == all.end()) all.push_back(l);
+  return all;
 }
 
 }  // namespace arena

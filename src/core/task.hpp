@@ -99,7 +99,14 @@ struct Task {
   std::filesystem::path reference;
   std::filesystem::path starter;
   std::filesystem::path baseline;
-  std::vector<std::string> libraries;
+  std::vector<std::string> libraries;         // what a solution may link beyond the runtime
+  std::optional<std::filesystem::path> expert;  // a vendor-grade solution, for "fraction of expert"
+  std::vector<std::string> expert_libraries;  // what the expert links besides `libraries`
+  // Plain C++ computing the outputs in fp64 on the CPU, to validate the reference (tasks check).
+  std::optional<std::filesystem::path> host_reference;
+
+  // The libraries the task's expert links: `libraries` and `expert_libraries`.
+  std::vector<std::string> all_libraries() const;
 
   Bindings bind(const Shape& shape) const;
   std::vector<int64_t> dims(const TensorSpec& t, const Shape& shape) const;

@@ -223,7 +223,7 @@ Task load_task(const fs::path& dir_in) {
   if (!root.IsMap()) top.fail("task.yaml must be a mapping of fields (docs/task-format.md)");
   top.only({"name", "backend", "category", "description", "entry", "params", "constraints",
             "tensors", "scalars", "tolerance", "flops", "bytes", "visible", "heldout", "limits",
-            "reference", "starter", "baseline", "libraries"});
+            "reference", "starter", "baseline", "libraries", "expert", "expert_libraries", "host_reference"});
 
   Task t;
   t.dir = dir;
@@ -392,6 +392,13 @@ Task load_task(const fs::path& dir_in) {
   if (top.has("libraries")) {
     Field l = top.at("libraries");
     for (size_t i = 0; i < l.size(); ++i) t.libraries.push_back(l.item(i).str());
+  }
+  if (top.has("host_reference")) t.host_reference = read_file_ref(top.at("host_reference"), dir);
+  if (top.has("expert")) t.expert = read_file_ref(top.at("expert"), dir);
+  if (top.has("expert_libraries")) {
+    if (!t.expert) top.at("expert_libraries").fail("expert_libraries without an expert file: add 'expert:' or drop it");
+    Field l = top.at("expert_libraries");
+    for (size_t i = 0; i < l.size(); ++i) t.expert_libraries.push_back(l.item(i).str());
   }
 
   // Expressions must evaluate on every declared shape; report the first that does not.

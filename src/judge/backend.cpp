@@ -18,8 +18,9 @@ CompileResult build_solution(const CompileJob& job, const std::filesystem::path&
 }
 
 std::filesystem::path compile_task_file(const Task& task, const Backend& backend,
-                                        const std::filesystem::path& file, const std::string& role) {
-  CompileResult r = backend.compile(task, read_file(file));
+                                        const std::filesystem::path& file, const std::string& role,
+                                        const std::vector<std::string>& libraries) {
+  CompileResult r = backend.compile(task, read_file(file), libraries);
   if (!r.ok)
     throw InputError(file.string() + ": the task's " + role + " does not compile; fix the task:\n" + r.log);
   return r.library;

@@ -27,8 +27,10 @@ class Backend {
  public:
   virtual ~Backend() = default;
   virtual std::string name() const = 0;
-  // Compiles one solution source for `task`. `source_name` appears in compiler messages.
-  virtual CompileResult compile(const Task& task, const std::string& source) const = 0;
+  // Compiles one source for `task`, linked against `libraries` (a solution gets the task's
+  // `libraries`; the task's expert also its `expert_libraries`).
+  virtual CompileResult compile(const Task& task, const std::string& source,
+                                const std::vector<std::string>& libraries) const = 0;
   // How to start a runner for a compiled library, sized for `task`'s largest shape of `bytes`.
   virtual RunnerSpec runner(const std::filesystem::path& library, int64_t region_bytes) const = 0;
   // Facts about the device for the verdict: name, cores, cache sizes, compiler...
@@ -38,6 +40,17 @@ class Backend {
   virtual std::string unavailable() const { return ""; }
   // Peak rates for the roofline; nullopt where the device is not in the table.
   virtual std::optional<DevicePeaks> peaks() const { return std::nullopt; }
+  // Why `--sanitize` cannot run here (the backend has no sanitizer, or it is not installed);
+  // "" when it can.
+  virtual std::string sanitizer_unavailable() const {
+    return "the " + name() + " backend has no sanitizer (--sanitize runs compute-sanitizer on CUDA solutions)";
+  }
+  // `plain` (a runner() spec) wrapped to run under the sanitizer's `tool`, writing its report
+  // to `log_file`. Only where sanitizer_unavailable() is "".
+  virtual RunnerSpec sanitizer_runner(const RunnerSpec& plain, const std::string& /*tool*/,
+                                      const std::filesystem::path& /*log_file*/) const {
+    return plain;
+  }
   // The device's clocks, temperature, power and throttle reasons now; nullopt where the backend
   // cannot read them (the CPU; a GPU without NVML), and telemetry_unavailable() says why.
   virtual std::optional<DeviceTelemetry> telemetry() const { return std::nullopt; }
@@ -57,7 +70,8 @@ CompileResult build_solution(const CompileJob& job, const std::filesystem::path&
 // Compiles one of the task's own files (reference, baseline) and returns the library. A task
 // file that does not compile is the task's fault: InputError naming the file and `role`.
 std::filesystem::path compile_task_file(const Task& task, const Backend& backend,
-                                        const std::filesystem::path& file, const std::string& role);
+                                        const std::filesystem::path& file, const std::string& role,
+                                        const std::vector<std::string>& libraries);
 
 // Symbols the link could not resolve from the libraries a solution may use (the entry point
 // itself aside): a call into a library the task does not allow.

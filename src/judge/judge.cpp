@@ -12,6 +12,7 @@
 #include "judge/input_generator.hpp"
 #include "judge/lane.hpp"
 #include "judge/random.hpp"
+#include "judge/sanitizer_run.hpp"
 #include "judge/timer_check.hpp"
 #include "judge/timing_loop.hpp"
 
@@ -70,15 +71,19 @@ class Judge {
   void run(const std::string& source) {
     double t0 = now_seconds();
     progress("compiling the solution");
-    CompileResult c = backend_.compile(task_, source);
+    CompileResult c = backend_.compile(task_, source, task_.libraries);
     v_.compile = {c.ok, c.cached, c.seconds, c.key, c.command, c.log, c.ok ? std::vector<std::string>{} : forbidden_symbols(task_, c.log)};
     v_.seconds["compile"] = now_seconds() - t0;
     if (!c.ok || options_.compile_only) return;
 
     double t1 = now_seconds();
-    std::filesystem::path reference = compile_task_file(task_, backend_, task_.reference, "reference");
+    std::filesystem::path reference =
+        compile_task_file(task_, backend_, task_.reference, "reference", task_.all_libraries());
     std::filesystem::path baseline;
-    if (options_.timing) baseline = compile_task_file(task_, backend_, task_.baseline, "baseline");
+    if (options_.timing)
+      baseline = options_.baseline.empty()
+                     ? compile_task_file(task_, backend_, task_.baseline, "baseline", task_.libraries)
+                     : compile_task_file(task_, backend_, options_.baseline, "baseline", options_.baseline_libraries);
     v_.seconds["compile_reference_and_baseline"] = now_seconds() - t1;
 
     int64_t max_region = 0;
@@ -99,6 +104,14 @@ class Judge {
     double starts = reference_->runner_start_seconds() + candidate_->runner_start_seconds() +
                     (baseline_ ? baseline_->runner_start_seconds() : 0);
     v_.seconds["runner_start"] = starts;
+
+    if (options_.sanitize) {
+      // Once, on the smallest visible shape; instrumented calls are slow, hence the generous limit.
+      double ts = now_seconds();
+      v_.sanitizer = run_sanitizer(task_, backend_, c.library, stream_key(options_.seed, 0x5A417), 10 * timeout() + 60,
+                                   options_.progress);
+      v_.seconds["sanitizer"] = now_seconds() - ts;
+    }
   }
 
  private:
@@ -312,6 +325,10 @@ class Judge {
                                          tm.candidate.median, options_.cold_cache);
         tm.roofline_fraction = roof.fraction;
         tm.roofline_floor_ns = roof.floor_ns;
+        if (tm.baseline && tm.baseline->median > 0)
+          tm.baseline_roofline_fraction = compute_roofline(task_.flops.eval(b), task_.bytes.eval(b), compute_dtype(),
+                                                           *peaks, tm.baseline->median, options_.cold_cache)
+                                              .fraction;
         if (roof.impossible)
           v_.flags.push_back({"impossible_speed", shape.label(),
                               "a median of " + fmt_number(tm.candidate.median) + " ns is below what " + peaks->name +
@@ -406,7 +423,7 @@ Verdict judge_solution(const Task& task, const Backend& backend, const std::stri
   v.backend = backend.name();
   v.solution_path = solution_path;
   v.solution_sha256 = sha256_hex(source);
-  v.baseline_path = task.baseline.string();
+  v.baseline_path = options.baseline.empty() ? task.baseline.string() : options.baseline.string();
   v.device = backend.device();
   v.seed = options.seed;
   v.seed_was_given = options.seed_was_given;

@@ -3,6 +3,7 @@
 // solution code: candidate, baseline and reference each run in their own runner.
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -16,7 +17,7 @@ namespace arena {
 
 struct JudgedShape {
   Shape shape;
-  std::string set;  // "visible" | "heldout"
+  std::string set;  // "visible" | "heldout" | "custom" (--shape)
 };
 
 struct JudgeOptions {
@@ -29,6 +30,13 @@ struct JudgeOptions {
   bool cold_cache = true;
   StoppingRule stopping;
   double timeout_s = 0;       // per call; 0 = the task's limit
+  // After the shapes: run the solution under compute-sanitizer (sanitizer_run.hpp); an error
+  // fails the verdict with class sanitizer.
+  bool sanitize = false;
+  // What the candidate is timed against: empty for the task's baseline; else a file (the
+  // task's expert, or any other solution) linked against `baseline_libraries`.
+  std::filesystem::path baseline;
+  std::vector<std::string> baseline_libraries;
   std::function<void(const std::string&)> progress;  // one line per step, for long evals
 };
 

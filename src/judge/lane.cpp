@@ -23,9 +23,13 @@ Lane::Lane(const Backend& backend, const Task& task, std::filesystem::path libra
 
 void Lane::start() {
   if (!runner_ || !runner_->alive()) {
-    runner_ = std::make_unique<RunnerClient>(backend_.runner(library_, max_region_bytes_));
+    runner_ = std::make_unique<RunnerClient>(spec_ ? *spec_ : backend_.runner(library_, max_region_bytes_));
     counted_start_ = false;
   }
+}
+
+std::optional<int> Lane::quit(double timeout_s) {
+  return runner_ ? runner_->quit(timeout_s) : std::nullopt;
 }
 
 std::string Lane::prepare(const Shape& shape) {

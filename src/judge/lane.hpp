@@ -27,8 +27,12 @@ class Lane {
  public:
   Lane(const Backend& backend, const Task& task, std::filesystem::path library, int64_t max_region_bytes);
 
+  // Starts runners from `spec` instead of the backend's plain one (the sanitizer wraps it).
+  void use_runner_spec(RunnerSpec spec) { spec_ = std::move(spec); }
   // Starts a runner if none is alive, without waiting for it to be ready.
   void start();
+  // Asks the runner to quit and waits up to `timeout_s` for it: its exit code (RunnerClient::quit).
+  std::optional<int> quit(double timeout_s);
   // Lays the buffers out for `shape`, starting a runner if none is alive. Returns an error
   // message when the runner cannot load the solution, else "".
   std::string prepare(const Shape& shape);
@@ -60,6 +64,7 @@ class Lane {
   const Task& task_;
   std::filesystem::path library_;
   int64_t max_region_bytes_;
+  std::optional<RunnerSpec> spec_;
   std::unique_ptr<RunnerClient> runner_;
   BufferLayout layout_;
   std::vector<std::vector<int64_t>> dims_;

@@ -46,6 +46,7 @@ RunnerClient::RunnerClient(const RunnerSpec& spec, double start_timeout_s) {
   std::string region_arg = std::to_string(kChildRegionFd);
   std::string address_space = std::to_string(spec.address_space_bytes);
   std::vector<std::string> extra = spec.extra_args;
+  std::vector<std::string> wrapper = spec.wrapper;
 
   pid_t pid = fork();
   if (pid < 0) sys_fail("fork");
@@ -66,12 +67,15 @@ RunnerClient::RunnerClient(const RunnerSpec& spec, double start_timeout_s) {
     // Idle OpenMP threads must sleep, not spin: a spinning baseline runner would steal cores
     // from the candidate while they are timed in turn.
     setenv("OMP_WAIT_POLICY", "passive", 0);
-    std::vector<char*> args = {binary.data(), library.data(), sock_arg.data(), region_arg.data(), flush.data(),
-                               address_space.data()};
+    std::vector<char*> args;
+    for (auto& a : wrapper) args.push_back(a.data());
+    for (char* a : {binary.data(), library.data(), sock_arg.data(), region_arg.data(), flush.data(),
+                    address_space.data()})
+      args.push_back(a);
     for (auto& a : extra) args.push_back(a.data());
     args.push_back(nullptr);
-    execv(binary.c_str(), args.data());
-    std::string msg = "cannot start the runner '" + binary + "': " + std::strerror(errno) + "\n";
+    execv(args[0], args.data());
+    std::string msg = std::string("cannot start the runner '") + args[0] + "': " + std::strerror(errno) + "\n";
     (void)!write(2, msg.data(), msg.size());
     _exit(protocol::kExitSetup);
   }
@@ -81,7 +85,7 @@ RunnerClient::RunnerClient(const RunnerSpec& spec, double start_timeout_s) {
   pid_ = pid;
   has_cpu_clock_ = clock_getcpuclockid(pid_, &cpu_clock_) == 0;
   spawned_at_ = start;
-  start_timeout_s_ = start_timeout_s;
+  start_timeout_s_ = spec.start_timeout_s > 0 ? spec.start_timeout_s : start_timeout_s;
 }
 
 bool RunnerClient::wait_ready() {
@@ -164,6 +168,7 @@ CallOutcome RunnerClient::died(double host_seconds) {
   }
   kill(-pid_, SIGKILL);  // anything it forked
   pid_ = -1;
+  if (WIFEXITED(status)) exit_code_ = WEXITSTATUS(status);
   std::string tail = output_tail();
   if (WIFSIGNALED(status)) {
     int sig = WTERMSIG(status);
@@ -218,6 +223,30 @@ double RunnerClient::cpu_time_ns() const {
   timespec ts{};
   if (!has_cpu_clock_ || clock_gettime(cpu_clock_, &ts) != 0) return -1;
   return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
+}
+
+std::optional<int> RunnerClient::quit(double timeout_s) {
+  if (!alive()) return exit_code_;
+  protocol::Request q;
+  q.op = protocol::Op::kQuit;
+  (void)send(socket_, &q, sizeof q, MSG_NOSIGNAL);  // a runner already gone is reaped below
+  double t0 = now_seconds();
+  int status = 0;
+  for (;;) {
+    pid_t r = waitpid(pid_, &status, WNOHANG);
+    if (r == pid_) break;
+    if ((r < 0 && errno != EINTR) || now_seconds() - t0 > timeout_s) {
+      kill_now();
+      return std::nullopt;
+    }
+    usleep(20000);
+  }
+  kill(-pid_, SIGKILL);  // anything left in its group
+  pid_ = -1;
+  close(socket_);
+  socket_ = -1;
+  if (WIFEXITED(status)) exit_code_ = WEXITSTATUS(status);
+  return WIFEXITED(status) ? exit_code_ : std::nullopt;
 }
 
 int RunnerClient::thread_count() const {

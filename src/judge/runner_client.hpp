@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,10 @@ struct RunnerSpec {
   size_t flush_bytes = 0;         // size of the cache-eviction buffer
   int64_t address_space_bytes = 0;  // RLIMIT_AS for the runner; 0 = none
   std::vector<std::string> extra_args;  // appended to the runner's command line
+  // An argv prefix: a tool (compute-sanitizer) that starts the runner as its child, which
+  // inherits the descriptors the runner is given on its command line. wrapper[0] is a path.
+  std::vector<std::string> wrapper;
+  double start_timeout_s = 0;  // until the runner is ready; 0 = the client's default
 };
 
 struct CallOutcome {
@@ -64,6 +69,10 @@ class RunnerClient {
   bool flush_caches(double timeout_s);
   // Threads in the runner's process now (0 when unknown).
   int thread_count() const;
+  // Asks the runner to quit and waits up to `timeout_s` for its process to exit (a wrapper
+  // writes its report then), killing it after. The process's exit code: this one's, or that of
+  // a runner that already died during a request; nullopt after a signal, a kill or a timeout.
+  std::optional<int> quit(double timeout_s);
 
  private:
   CallOutcome died(double host_seconds);
@@ -85,6 +94,7 @@ class RunnerClient {
   double spawned_at_ = 0;
   double start_timeout_s_ = 30;
   bool ready_checked_ = false;
+  std::optional<int> exit_code_;  // of a runner that exited (died, or quit)
 };
 
 }  // namespace arena

@@ -28,7 +28,7 @@ std::vector<std::string> audit_tolerances(const Task& task) {
 std::vector<std::string> audit_degenerate_outputs(const Task& task, const Backend& backend, const Shape& shape,
                                                   uint64_t seed) {
   std::vector<std::string> problems;
-  Lane lane(backend, task, compile_task_file(task, backend, task.reference, "reference"), region_bytes(task, shape));
+  Lane lane(backend, task, compile_task_file(task, backend, task.reference, "reference", task.all_libraries()), region_bytes(task, shape));
   std::string err = lane.prepare(shape);
   if (!err.empty()) return {"the reference does not load: " + err};
 

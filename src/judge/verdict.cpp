@@ -32,6 +32,8 @@ std::string_view failure_class_name(FailureClass c) {
       return "forbidden_library";
     case FailureClass::kReferenceError:
       return "reference_error";
+    case FailureClass::kSanitizer:
+      return "sanitizer";
   }
   return "none";
 }
@@ -63,7 +65,14 @@ FailureClass Verdict::failure_class() const {
     return compile.forbidden_symbols.empty() ? FailureClass::kCompileError : FailureClass::kForbiddenLibrary;
   for (const auto& s : shapes)
     if (!s.correct) return s.failure;
+  if (sanitizer && !sanitizer->ok()) return FailureClass::kSanitizer;
   return FailureClass::kNone;
+}
+
+bool SanitizerVerdict::ok() const {
+  for (const auto& t : tools)
+    if (!t.ok) return false;
+  return true;
 }
 
 bool Verdict::speedup_voided() const {

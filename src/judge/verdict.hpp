@@ -29,6 +29,7 @@ enum class FailureClass {
   kNondeterministic,
   kForbiddenLibrary,  // the solution links against a library the task does not allow
   kReferenceError,  // the task's reference failed: a harness problem, not the solution's
+  kSanitizer,       // --sanitize: compute-sanitizer found an error (or could not vouch for the call)
 };
 
 std::string_view failure_class_name(FailureClass c);
@@ -43,6 +44,7 @@ struct Timing {
   double gbytes_per_s = 0;        // from the task's bytes expression
   std::optional<double> roofline_fraction;  // needs a device peak table
   std::optional<double> roofline_floor_ns;  // the least time at the task's precision
+  std::optional<double> baseline_roofline_fraction;
   bool cold_cache = true;
   // The device during the timed calls (nullopt where it reports nothing, as on the CPU).
   std::optional<TelemetrySummary> telemetry;           // the candidate's calls
@@ -51,7 +53,7 @@ struct Timing {
 
 struct ShapeVerdict {
   Shape shape;
-  std::string set;  // "visible" | "heldout"
+  std::string set;  // "visible" | "heldout" | "custom" (--shape)
   bool correct = false;
   FailureClass failure = FailureClass::kNone;
   std::string message;  // one readable sentence or paragraph about the failure
@@ -67,6 +69,21 @@ struct Flag {
   std::string shape;   // the shape's label, empty for the whole verdict
   std::string reason;
   bool voids_speedup = false;
+};
+
+// --sanitize: one compute-sanitizer tool's run of the solution on one shape.
+struct SanitizerToolResult {
+  std::string tool;               // memcheck | racecheck | initcheck | synccheck
+  bool ok = false;                // ran to the end, called once, no error
+  int64_t errors = 0;             // from the tool's summary
+  std::optional<int> exit_code;   // compute-sanitizer's; nullopt when killed (timeout)
+  std::string report;             // the tool's report (cut to a few KB), led by what went wrong
+};
+
+struct SanitizerVerdict {
+  Shape shape;  // the smallest visible shape
+  std::vector<SanitizerToolResult> tools;
+  bool ok() const;
 };
 
 struct CompileInfo {
@@ -93,6 +110,7 @@ struct Verdict {
   std::vector<Flag> flags;
   std::map<std::string, double> seconds;  // where the judge's time went
   std::optional<TelemetrySummary> telemetry;  // the device over every timed call of the candidate
+  std::optional<SanitizerVerdict> sanitizer;  // --sanitize
   std::string internal_error;             // set when the harness itself failed midway
 
   bool compiled() const { return compile.ok; }
@@ -100,7 +118,8 @@ struct Verdict {
   std::optional<bool> correct_on(const std::string& set) const;
   // Geometric mean of the counted speedups of a set; nullopt when none was measured.
   std::optional<double> geomean_speedup(const std::string& set) const;
-  // The first failure, in shape order; kCompileError when it did not compile.
+  // The first failure, in shape order; kCompileError when it did not compile; kSanitizer when
+  // every shape passed but the sanitizer run did not.
   FailureClass failure_class() const;
   bool speedup_voided() const;
   // 0 judged and correct, 1 judged and not correct (or a flag voids it), 3 internal error.

@@ -65,6 +65,7 @@ json shape_json(const ShapeVerdict& s) {
     j["timing"]["stop_reason"] = t.stop_reason;
     j["timing"]["cold_cache"] = t.cold_cache;
     j["timing"]["baseline"] = t.baseline ? summary_json(*t.baseline) : json(nullptr);
+    if (t.baseline) j["timing"]["baseline"]["roofline_fraction"] = optional_number(t.baseline_roofline_fraction);
     j["timing"]["speedup"] = optional_number(t.speedup);
     j["timing"]["gflops"] = t.gflops;
     j["timing"]["gbytes_per_s"] = t.gbytes_per_s;
@@ -76,6 +77,17 @@ json shape_json(const ShapeVerdict& s) {
     j["timing"] = nullptr;
   }
   return j;
+}
+
+json sanitizer_json(const std::optional<SanitizerVerdict>& s) {
+  if (!s) return nullptr;
+  json tools = json::object();
+  for (const auto& t : s->tools)
+    tools[t.tool] = {{"ok", t.ok},
+                     {"errors", t.errors},
+                     {"exit_code", t.exit_code ? json(*t.exit_code) : json(nullptr)},
+                     {"report", t.report}};
+  return {{"ok", s->ok()}, {"shape", s->shape.params}, {"tools", tools}};
 }
 
 }  // namespace
@@ -122,6 +134,7 @@ json verdict_to_json(const Verdict& v) {
       {"flags", flags},
       {"seconds", v.seconds},
       {"telemetry", telemetry_json(v.telemetry)},
+      {"sanitizer", sanitizer_json(v.sanitizer)},
   };
 }
 

@@ -34,6 +34,23 @@ std::string render_verdict(const Verdict& v) {
   for (const auto& f : v.flags)
     out += "  flag " + f.name + (f.shape.empty() ? "" : " at " + f.shape) + ": " + f.reason +
            (f.voids_speedup ? " (speedup not counted)" : "") + "\n";
+  if (v.sanitizer) {
+    std::string names;
+    for (const auto& t : v.sanitizer->tools) names += (names.empty() ? "" : ", ") + t.tool;
+    out += "  sanitizer (" + names + ") at " + v.sanitizer->shape.label() + ": " +
+           (v.sanitizer->ok() ? "clean" : "not clean") + "\n";
+    for (const auto& t : v.sanitizer->tools) {
+      if (t.ok) continue;
+      out += "  sanitizer " + t.tool + ": " + std::to_string(t.errors) + (t.errors == 1 ? " error" : " errors") + "\n";
+      std::string report = t.report;
+      for (size_t at = 0; at < report.size();) {
+        size_t end = report.find('\n', at);
+        if (end == std::string::npos) end = report.size();
+        out += "    " + report.substr(at, end - at) + "\n";
+        at = end + 1;
+      }
+    }
+  }
   if (!v.internal_error.empty()) out += "  internal error: " + v.internal_error + "\n";
   FailureClass fc = v.failure_class();
   auto g = v.geomean_speedup("visible");

@@ -67,5 +67,49 @@ TEST_F(CudaJudge, WorkOnASideStreamIsFlagged) {
   EXPECT_TRUE(flagged) << r.output;
 }
 
+// --sanitize needs compute-sanitizer besides the GPU: skipped, saying so, where it is missing.
+class CudaSanitize : public CudaJudge {
+ protected:
+  void SetUp() override {
+    CudaJudge::SetUp();
+    if (IsSkipped()) return;
+    auto found = run_process({"sh", "-c",
+                              "test -n \"$ARENA_COMPUTE_SANITIZER\" || command -v compute-sanitizer || "
+                              "test -x /usr/local/cuda/bin/compute-sanitizer"},
+                             30);
+    if (found.exit_code != 0) GTEST_SKIP() << "compute-sanitizer not found: --sanitize tests skipped";
+  }
+};
+
+TEST_F(CudaSanitize, StarterIsClean) {
+  auto r = run_arena({"-q", "eval", "-t", "cuda/vector_add_f32", "-s", source_path("tasks/cuda/vector_add_f32/starter.cu"),
+                      "--no-timing", "--sanitize"},
+                     true, 900);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_TRUE(r.verdict["sanitizer"].is_object()) << r.output;
+  EXPECT_EQ(r.verdict["sanitizer"]["ok"], true) << r.output;
+  EXPECT_EQ(r.verdict["sanitizer"]["shape"]["n"], 1000003);  // the smallest visible shape
+  for (const char* tool : {"memcheck", "racecheck", "initcheck", "synccheck"}) {
+    const auto& t = r.verdict["sanitizer"]["tools"][tool];
+    EXPECT_EQ(t["ok"], true) << tool << ":\n" << t["report"].get<std::string>();
+    EXPECT_EQ(t["errors"], 0) << tool;
+    EXPECT_EQ(t["exit_code"], 0) << tool;
+  }
+  EXPECT_GT(r.verdict["seconds"]["sanitizer"].get<double>(), 0);
+}
+
+TEST_F(CudaSanitize, SharedMemoryRaceFailsWithClassSanitizer) {
+  auto r = run_arena({"-q", "eval", "-t", "cuda/vector_add_f32", "-s", broken_cuda("race"), "--no-timing", "--sanitize"},
+                     true, 900);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_EQ(r.verdict["summary"]["correct_visible"], true) << r.output;  // the values are right
+  EXPECT_EQ(r.verdict["summary"]["failure_class"], "sanitizer") << r.output;
+  const auto& race = r.verdict["sanitizer"]["tools"]["racecheck"];
+  EXPECT_EQ(race["ok"], false) << r.output;
+  EXPECT_GT(race["errors"].get<int>(), 0) << race["report"].get<std::string>();
+  EXPECT_NE(race["report"].get<std::string>().find("RACECHECK SUMMARY"), std::string::npos) << race["report"];
+  EXPECT_EQ(r.verdict["sanitizer"]["tools"]["memcheck"]["ok"], true) << r.verdict["sanitizer"];
+}
+
 }  // namespace
 }  // namespace arena

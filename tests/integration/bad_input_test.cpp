@@ -81,6 +81,12 @@ TEST(BadInput, IllegalVisibleShapeIsNamed) {
   expect_input_error(r, "n=0 is not legal");
 }
 
+TEST(BadInput, SanitizeOnTheCpuSaysThereIsNoSanitizer) {
+  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", source_path("tasks/cpu/vector_add_f32/starter.cpp"),
+                      "--sanitize"});
+  expect_input_error(r, "--sanitize: the cpu backend has no sanitizer");
+}
+
 TEST(Help, EveryCommandHasHelp) {
   for (std::vector<std::string> cmd : {std::vector<std::string>{"--help"}, {"eval", "--help"}, {"tasks", "--help"},
                                        {"tasks", "list", "--help"}, {"tasks", "show", "--help"}, {"tasks", "check", "--help"}}) {

@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include "arena_cli.hpp"
+#include "backends/backend_registry.hpp"
+#include "core/subprocess.hpp"
 #include "core/task_catalog.hpp"
+#include "core/task_loader.hpp"
 
 namespace arena {
 namespace {
@@ -25,6 +28,45 @@ TEST(CudaCompile, EveryCudaTaskStarterAndReferenceCompiles) {
     }
   }
   EXPECT_GE(cuda, 8) << "the eight core CUDA tasks";
+}
+
+TEST(CudaCompile, ExpertsLinkTheirLibrariesAndSolutionsMayNot) {
+  int experts = 0;
+  for (const auto& id : list_task_ids(source_path("tasks"))) {
+    if (id.rfind("cuda/", 0) != 0) continue;
+    Task task = load_task(source_path("tasks/" + id));
+    if (!task.expert) continue;
+    ++experts;
+    BackendOptions o;
+    o.cache_dir = std::filesystem::path(ARENA_BIN).parent_path() / "test-compile-cache";
+    o.runner_dir = std::filesystem::path(ARENA_BIN).parent_path();
+    auto cuda = make_backend("cuda", o);
+    std::string source = read_file(*task.expert);
+    CompileResult as_expert = cuda->compile(task, source, task.all_libraries());
+    EXPECT_TRUE(as_expert.ok) << id << ": " << as_expert.log;
+    if (!task.expert_libraries.empty()) {
+      CompileResult as_solution = cuda->compile(task, source, task.libraries);
+      EXPECT_FALSE(as_solution.ok) << id << ": the expert links " << task.expert_libraries[0]
+                                   << ", which a solution may not";
+    }
+  }
+  EXPECT_GE(experts, 1) << "cuda/gemm_bf16 has a cuBLAS expert";
+}
+
+TEST(CudaCompile, HostReferencesCompileForTheCpu) {
+  int checked = 0;
+  for (const auto& id : list_task_ids(source_path("tasks"))) {
+    if (id.rfind("cuda/", 0) != 0) continue;
+    Task task = load_task(source_path("tasks/" + id));
+    ASSERT_TRUE(task.host_reference) << id << " has no host_reference to validate its reference with";
+    BackendOptions o;
+    o.cache_dir = std::filesystem::path(ARENA_BIN).parent_path() / "test-compile-cache";
+    o.runner_dir = std::filesystem::path(ARENA_BIN).parent_path();
+    CompileResult r = make_backend("cpu", o)->compile(task, read_file(*task.host_reference), {});
+    EXPECT_TRUE(r.ok) << id << ": " << r.log;
+    ++checked;
+  }
+  EXPECT_GE(checked, 8);
 }
 
 TEST(CudaCompile, CublasIsAForbiddenLibraryUnlessTheTaskAllowsIt) {

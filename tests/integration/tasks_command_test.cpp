@@ -65,6 +65,24 @@ TEST(TasksCommand, CheckRejectsToleranceSoLooseThatZerosPass) {
   EXPECT_NE(r.output.find("the constant output 0"), std::string::npos) << r.output;
 }
 
+TEST(TasksCommand, CheckValidatesTheReferenceAgainstItsHostReference) {
+  testing::TaskCopy t;
+  t.replace_file("host_reference.cpp", testing::source_path("tasks/cpu/vector_add_f32/reference.cpp"))
+      .edit_yaml("reference: reference.cpp", "reference: reference.cpp\nhost_reference: host_reference.cpp");
+  auto r = check_copy(t);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("fp64 host 4/4"), std::string::npos) << r.output;
+}
+
+TEST(TasksCommand, CheckRejectsAReferenceTheHostReferenceContradicts) {
+  testing::TaskCopy t;
+  t.replace_file("host_reference.cpp", std::string(ARENA_TEST_DATA) + "/broken/cpu/wrong_tail.cpp")
+      .edit_yaml("reference: reference.cpp", "reference: reference.cpp\nhost_reference: host_reference.cpp");
+  auto r = check_copy(t);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("differ from the fp64 host reference"), std::string::npos) << r.output;
+}
+
 TEST(TasksCommand, CheckRejectsAVisibleShapeBreakingAConstraint) {
   testing::TaskCopy t;
   t.edit_yaml("flops:", "constraints: [\"n % 2 == 0\"]\nflops:");

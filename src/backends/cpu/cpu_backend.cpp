@@ -59,7 +59,8 @@ CpuBackend::CpuBackend(BackendOptions options) : options_(std::move(options)) {
   toolchain_ = first_line(v.output) + " | " + cpu_model();
 }
 
-CompileResult CpuBackend::compile(const Task& task, const std::string& source) const {
+CompileResult CpuBackend::compile(const Task& task, const std::string& source,
+                                  const std::vector<std::string>& libraries) const {
   CompileJob job;
   job.files["arena_signature.h"] = signature_header(task, SignatureFlavor::kCpu);
   job.files["solution.cpp"] = source;
@@ -67,6 +68,7 @@ CompileResult CpuBackend::compile(const Task& task, const std::string& source) c
                                 invoke_shim(task, SignatureFlavor::kCpu);
   job.command = {compiler_, "-std=c++20", "-O3", "-march=native", "-fopenmp", "-fPIC", "-shared",
                  "-Wl,--no-undefined", "-I.", "-o", "solution.so", "arena_main.cpp"};
+  for (const auto& l : libraries) job.command.push_back("-l" + l);
   job.output = "solution.so";
   job.toolchain = toolchain_;
   return build_solution(job, options_.cache_dir, task, signature_declaration(task, SignatureFlavor::kCpu));

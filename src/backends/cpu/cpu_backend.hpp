@@ -10,7 +10,8 @@ class CpuBackend : public Backend {
  public:
   explicit CpuBackend(BackendOptions options);
   std::string name() const override { return "cpu"; }
-  CompileResult compile(const Task& task, const std::string& source) const override;
+  CompileResult compile(const Task& task, const std::string& source,
+                        const std::vector<std::string>& libraries) const override;
   RunnerSpec runner(const std::filesystem::path& library, int64_t region_bytes) const override;
   std::map<std::string, std::string> device() const override;
 

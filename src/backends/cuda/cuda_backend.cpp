@@ -1,11 +1,15 @@
 #include "backends/cuda/cuda_backend.hpp"
 
+#include <unistd.h>
+
 #include <cstdlib>
+#include <filesystem>
 #include <sstream>
 
 #include "core/error.hpp"
 #include "core/signature.hpp"
 #include "core/subprocess.hpp"
+#include "judge/sanitizer_log.hpp"
 
 namespace arena {
 namespace {
@@ -14,6 +18,24 @@ std::string find_nvcc() {
   if (const char* n = std::getenv("ARENA_NVCC"); n && *n) return n;
   if (run_process({"nvcc", "--version"}, 30).exit_code == 0) return "nvcc";
   return "/usr/local/cuda/bin/nvcc";
+}
+
+// compute-sanitizer's path; "" when there is none.
+std::string find_compute_sanitizer() {
+  if (const char* c = std::getenv("ARENA_COMPUTE_SANITIZER"); c && *c) return c;
+  if (const char* path = std::getenv("PATH")) {
+    std::string dirs = path;
+    for (size_t at = 0; at <= dirs.size();) {
+      size_t end = dirs.find(':', at);
+      if (end == std::string::npos) end = dirs.size();
+      std::filesystem::path p = std::filesystem::path(dirs.substr(at, end - at)) / "compute-sanitizer";
+      if (end > at && access(p.c_str(), X_OK) == 0 && std::filesystem::is_regular_file(p))
+        return std::filesystem::absolute(p).string();
+      at = end + 1;
+    }
+  }
+  if (access("/usr/local/cuda/bin/compute-sanitizer", X_OK) == 0) return "/usr/local/cuda/bin/compute-sanitizer";
+  return "";
 }
 
 std::string last_line(const std::string& s) {
@@ -108,7 +130,8 @@ std::string CudaBackend::unavailable() const {
   return e == info_.end() ? "" : e->second;
 }
 
-CompileResult CudaBackend::compile(const Task& task, const std::string& source) const {
+CompileResult CudaBackend::compile(const Task& task, const std::string& source,
+                                   const std::vector<std::string>& libraries) const {
   CompileJob job;
   job.files["arena_signature.h"] = signature_header(task, SignatureFlavor::kCuda);
   job.files["solution.cu"] = source;
@@ -119,7 +142,7 @@ CompileResult CudaBackend::compile(const Task& task, const std::string& source) 
   job.command = {nvcc_, "-std=c++17", "-O3", "-lineinfo", "-arch=" + arch_, "-cudart", "shared",
                  "-Xcompiler", "-fPIC", "-shared", "-Xlinker", "--no-undefined", "-I.", "-o", "solution.so",
                  "arena_main.cu"};
-  for (const auto& f : library_flags(task.libraries)) job.command.push_back(f);
+  for (const auto& f : library_flags(libraries)) job.command.push_back(f);
   job.output = "solution.so";
   job.toolchain = toolchain_;
   job.timeout_s = 300;
@@ -133,6 +156,30 @@ RunnerSpec CudaBackend::runner(const std::filesystem::path& library, int64_t) co
   s.flush_bytes = 0;           // the runner sizes its L2 flush from the device
   s.address_space_bytes = 0;   // a CUDA context reserves far more address space than it uses
   s.extra_args = {std::to_string(device_)};
+  return s;
+}
+
+std::string CudaBackend::sanitizer_unavailable() const {
+  std::string tool = find_compute_sanitizer();
+  if (tool.empty())
+    return "compute-sanitizer was not found (set ARENA_COMPUTE_SANITIZER to its path, put it on PATH, or install "
+           "the CUDA toolkit's in /usr/local/cuda/bin)";
+  ProcessResult v = run_process({tool, "--version"}, 60);
+  if (v.exit_code != 0)
+    return "compute-sanitizer ('" + tool + "') does not run: " + (v.output.empty() ? "no output" : last_line(v.output));
+  return "";
+}
+
+RunnerSpec CudaBackend::sanitizer_runner(const RunnerSpec& plain, const std::string& tool,
+                                         const std::filesystem::path& log_file) const {
+  RunnerSpec s = plain;
+  // API errors are not reported: the runner's own calls may fail harmlessly (pinning the region
+  // is optional), and a failing call of the solution's is a launch error or crash already.
+  s.wrapper = {find_compute_sanitizer(), "--tool", tool, "--log-file", log_file.string(),
+               "--error-exitcode", std::to_string(kSanitizerErrorExitCode), "--report-api-errors", "no",
+               "--print-limit", "20"};
+  s.extra_args.push_back("--no-hold");
+  s.start_timeout_s = 300;  // an instrumented context and module load take a while
   return s;
 }
 

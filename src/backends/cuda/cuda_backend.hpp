@@ -14,7 +14,8 @@ class CudaBackend : public Backend {
  public:
   CudaBackend(BackendOptions options, int device);
   std::string name() const override { return "cuda"; }
-  CompileResult compile(const Task& task, const std::string& source) const override;
+  CompileResult compile(const Task& task, const std::string& source,
+                        const std::vector<std::string>& libraries) const override;
   RunnerSpec runner(const std::filesystem::path& library, int64_t region_bytes) const override;
   std::map<std::string, std::string> device() const override { return info_; }
   std::string unavailable() const override;
@@ -24,6 +25,12 @@ class CudaBackend : public Backend {
   std::string telemetry_unavailable() const override;
   // Runs arena-calibrate (beside the runners) on the device.
   std::map<std::string, std::string> calibrate() const override;
+  // compute-sanitizer: $ARENA_COMPUTE_SANITIZER, else on PATH, else /usr/local/cuda/bin.
+  std::string sanitizer_unavailable() const override;
+  // The runner under compute-sanitizer, its stream not held (--no-hold: instrumented launches
+  // may wait for the device, which the hold kernel would keep busy).
+  RunnerSpec sanitizer_runner(const RunnerSpec& plain, const std::string& tool,
+                              const std::filesystem::path& log_file) const override;
 
   // "sm_90a" for compute capability 9.0, "sm_XY" otherwise; $ARENA_CUDA_ARCH overrides; sm_90a
   // when no device is visible (compile-only use, as in CI).

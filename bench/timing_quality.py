@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""How good is the judge's timing? Three measurements on a machine with a GPU, each driving
+`arena eval` the way a user does and reading its JSON verdicts:
+
+  repeat   the same solution judged R times in separate `arena eval` runs: per shape the
+           median of each run, and their coefficient of variation (CV) across runs.
+  ncu      the judge's median against Nsight Compute's gpu__time_duration.sum for the same
+           kernel, same shape, caches flushed (--cache-control all), clocks left alone
+           (--clock-control none): the relative difference per shape.
+  latency  the wall time of one `arena eval` of a cached solution (warm) and of one with an
+           empty compile cache (cold), and where the verdict says the seconds went.
+
+Everything printed is also written as JSON with --json FILE. Python 3 standard library only.
+
+  bench/timing_quality.py repeat  --task cuda/vector_add_f32 --solution tasks/cuda/vector_add_f32/starter.cu
+  bench/timing_quality.py ncu     --task cuda/softmax_f32 --solution ... --kernel softmax
+  bench/timing_quality.py latency --task cuda/vector_add_f32 --solution ...
+"""
+
+import argparse
+import csv
+import io
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def arena_eval(args, extra, cache_dir=None):
+    """Runs one `arena eval`; returns (verdict dict, wall seconds)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "verdict.json")
+        cmd = [args.arena, "-q"]
+        if cache_dir:
+            cmd += ["--cache-dir", cache_dir]
+        cmd += ["eval", "-t", args.task, "-s", args.solution, "--json", out] + extra
+        t0 = time.monotonic()
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        wall = time.monotonic() - t0
+        if not os.path.exists(out):
+            sys.exit("arena eval wrote no verdict (exit %d):\n%s" % (p.returncode, p.stdout[-3000:]))
+        with open(out) as f:
+            return json.load(f), wall
+
+
+def shape_args(args):
+    extra = []
+    for s in args.shape or []:
+        extra += ["--shape", s]
+    if args.max_time:
+        extra += ["--max-time", str(args.max_time)]
+    return extra
+
+
+def label(shape):
+    return " ".join("%s=%s" % kv for kv in sorted(shape["params"].items()))
+
+
+def fmt_ns(ns):
+    if ns is None:
+        return "-"
+    if ns >= 1e6:
+        return "%.3f ms" % (ns / 1e6)
+    return "%.2f us" % (ns / 1e3)
+
+
+def cmd_repeat(args):
+    runs = []
+    for i in range(args.runs):
+        v, wall = arena_eval(args, shape_args(args))
+        runs.append(v)
+        print("run %d/%d: %.1f s, %s" % (i + 1, args.runs, wall,
+                                         "correct" if v["summary"]["correct_visible"] is not False else "NOT correct"),
+              file=sys.stderr)
+    result = []
+    print("%-28s %10s %10s %10s %8s" % ("shape", "median", "min", "max", "CV"))
+    for k, s in enumerate(runs[0]["shapes"]):
+        medians = [r["shapes"][k]["timing"]["median_ns"] for r in runs if r["shapes"][k].get("timing")]
+        if len(medians) < 2:
+            continue
+        mean = statistics.mean(medians)
+        cv = statistics.pstdev(medians) / mean if mean else 0.0
+        row = {"shape": label(s), "medians_ns": medians, "cv": cv}
+        result.append(row)
+        print("%-28s %10s %10s %10s %7.3f%%" % (row["shape"], fmt_ns(statistics.median(medians)), fmt_ns(min(medians)),
+                                                fmt_ns(max(medians)), 100 * cv))
+    return {"measure": "repeat", "task": args.task, "solution": args.solution, "runs": args.runs, "shapes": result}
+
+
+def ncu_times(args, shape):
+    """Nsight Compute's durations (ns) of the candidate's kernels, one per profiled launch."""
+    ncu = shutil.which(args.ncu) or args.ncu
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "ncu.csv")
+        cmd = [ncu, "--clock-control", "none", "--cache-control", "all", "--target-processes", "all",
+               "--metrics", "gpu__time_duration.sum", "--csv", "--print-units", "base", "--log-file", log,
+               "-k", "regex:" + args.kernel,
+               args.arena, "-q", "eval", "-t", args.task, "-s", args.solution, "--no-timing", "--shape", shape]
+        env = dict(os.environ, ARENA_RUNNER_NO_HOLD="1")  # ncu serializes launches: no stream hold
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        text = open(log).read() if os.path.exists(log) else ""
+        rows = [r for r in csv.reader(io.StringIO("\n".join(l for l in text.splitlines() if l.startswith('"'))))]
+        if len(rows) < 2:
+            sys.exit("ncu profiled no kernel matching '%s' (exit %d):\n%s\n%s" % (args.kernel, p.returncode,
+                                                                                  text[-2000:], p.stdout[-2000:]))
+        head = rows[0]
+        name, metric, value = head.index("Kernel Name"), head.index("Metric Name"), head.index("Metric Value")
+        out = []
+        for r in rows[1:]:
+            if r[metric] == "gpu__time_duration.sum" and not r[name].startswith("reference"):
+                out.append(float(r[value].replace(",", "")))
+        return out
+
+
+def cmd_ncu(args):
+    if not args.shape:
+        sys.exit("ncu needs --shape (the same shape for both measurements)")
+    result = []
+    print("%-28s %12s %12s %9s" % ("shape", "arena median", "ncu median", "diff"))
+    for shape in args.shape:
+        v, _ = arena_eval(args, ["--shape", shape] + (["--max-time", str(args.max_time)] if args.max_time else []))
+        t = v["shapes"][0].get("timing")
+        if not t:
+            sys.exit("the solution was not timed at %s: %s" % (shape, v["shapes"][0]["message"]))
+        durations = ncu_times(args, shape)
+        ncu_median = statistics.median(durations)
+        diff = t["median_ns"] / ncu_median - 1
+        row = {"shape": shape, "arena_median_ns": t["median_ns"], "ncu_median_ns": ncu_median,
+               "ncu_launches": len(durations), "relative_difference": diff}
+        result.append(row)
+        print("%-28s %12s %12s %8.2f%%" % (shape, fmt_ns(t["median_ns"]), fmt_ns(ncu_median), 100 * diff))
+    return {"measure": "ncu", "task": args.task, "solution": args.solution, "kernel": args.kernel, "shapes": result}
+
+
+def cmd_latency(args):
+    cold_cache = tempfile.mkdtemp(prefix="arena-cold-cache-")
+    try:
+        cold, cold_wall = arena_eval(args, shape_args(args), cache_dir=cold_cache)
+        warm, warm_wall = arena_eval(args, shape_args(args), cache_dir=cold_cache)
+    finally:
+        shutil.rmtree(cold_cache, ignore_errors=True)
+    print("cold (empty compile cache): %.2f s wall" % cold_wall)
+    print("warm (cached solution):     %.2f s wall" % warm_wall)
+    print("where the warm run's seconds went (the verdict's 'seconds'):")
+    for k, s in sorted(warm["seconds"].items(), key=lambda kv: -kv[1]):
+        print("  %-32s %6.3f s" % (k, s))
+    return {"measure": "latency", "task": args.task, "solution": args.solution, "cold_wall_s": cold_wall,
+            "warm_wall_s": warm_wall, "cold_seconds": cold["seconds"], "warm_seconds": warm["seconds"]}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("measure", choices=["repeat", "ncu", "latency"])
+    ap.add_argument("--task", required=True)
+    ap.add_argument("--solution", required=True)
+    ap.add_argument("--shape", action="append", help="as arena eval --shape (repeatable); default: the visible shapes")
+    ap.add_argument("--runs", type=int, default=5, help="repeat: separate arena eval runs")
+    ap.add_argument("--kernel", default=".*", help="ncu: regex of the solution's kernel names")
+    ap.add_argument("--max-time", type=float, help="passed to arena eval")
+    ap.add_argument("--arena", default=os.path.join(os.path.dirname(__file__), "..", "build", "arena"))
+    ap.add_argument("--ncu", default="ncu")
+    ap.add_argument("--json", help="also write the result as JSON here")
+    args = ap.parse_args()
+    result = {"repeat": cmd_repeat, "ncu": cmd_ncu, "latency": cmd_latency}[args.measure](args)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=2)
+
+
+if __name__ == "__main__":
+    main()
