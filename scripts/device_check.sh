@@ -19,7 +19,7 @@ step tasks check --suite cuda
 timeout 300 ./build/arena -q tasks check --suite cuda 2>&1 | tee "$log/tasks_check.log" | tail -40
 
 step GPU tests
-(cd build && timeout 200 ctest -L gpu --output-on-failure 2>&1) | tee "$log/gpu_tests.log" | grep -E "Test +#|tests passed|Failed|SKIP" | tail -30
+(cd build && timeout 330 ctest -L gpu --output-on-failure 2>&1) | tee "$log/gpu_tests.log" | grep -E "Test +#|tests passed|Failed|SKIP" | tail -30
 
 step judge the starters
 for t in ${EVAL_TASKS:-vector_add_f32 softmax_f32 gemm_bf16}; do
