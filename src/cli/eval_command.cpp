@@ -31,6 +31,7 @@ struct EvalOptions {
   bool compile_only = false;
   bool sanitize = false;
   bool warm = false;
+  int graph_launches = 0;
   double timeout_s = 0;
   double max_time_s = 2.0;
   int seeds_per_shape = 2;
@@ -133,6 +134,9 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
   jo.compile_only = o.compile_only;
   jo.sanitize = o.sanitize;
   jo.cold_cache = !o.warm;
+  jo.graph_launches = o.graph_launches;
+  if (o.graph_launches > 0 && task.backend != "cuda")
+    throw InputError("--graph replays CUDA graphs; " + task.id + " is a " + task.backend + " task");
   jo.timeout_s = o.timeout_s;
   jo.stopping.max_seconds = o.max_time_s;
   if (!global.quiet) jo.progress = [](const std::string& line) { std::cerr << "  .. " << line << "\n"; };
@@ -183,6 +187,9 @@ Runner add_eval_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_flag("--sanitize", o->sanitize,
                 "Also run the solution under compute-sanitizer (memcheck, racecheck, initcheck, synccheck) on the "
                 "smallest visible shape; any error fails the verdict (class sanitizer). CUDA only");
+  cmd->add_option("--graph", o->graph_launches,
+                  "Time each sample as one CUDA graph replay of N calls (launch-bound shapes); reported per call")
+      ->check(CLI::Range(1, 10000));
   cmd->add_flag("--warm", o->warm, "Time with warm caches (default: caches evicted before every sample)");
   cmd->add_option("--timeout", o->timeout_s, "Seconds one call may take (default: the task's limit)")
       ->check(CLI::PositiveNumber);

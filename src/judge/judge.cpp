@@ -287,7 +287,8 @@ class Judge {
       return "";
     };
     candidate_->arm_guards(stream_key(sv.seeds.back(), 7777));
-    TimingLoopOptions lo{options_.stopping, options_.cold_cache, timeout(), [this] { return backend_.telemetry(); }};
+    TimingLoopOptions lo{options_.stopping, options_.cold_cache, timeout(), [this] { return backend_.telemetry(); },
+                         options_.graph_launches};
     TimingLoopResult r = run_timing_loop(*candidate_, base, lo, check);
     add_seconds("timing", t);
 
@@ -311,6 +312,9 @@ class Judge {
     tm.host_median_ns = summarize(r.candidate.host_ns).median;
     tm.stop_reason = r.stop_reason;
     tm.cold_cache = options_.cold_cache;
+    tm.graph_launches = options_.graph_launches;
+    // In a graph replay only the first call starts cold; the roofline cannot assume any of them did.
+    const bool roofline_cold = options_.cold_cache && options_.graph_launches == 0;
     bool baseline_ok = !r.baseline.runner_ns.empty() && r.baseline_failure.empty();
     for (const auto& f : v_.flags) baseline_ok = baseline_ok && !(f.name == "baseline_incorrect" && f.shape == shape.label());
     if (!r.baseline.runner_ns.empty()) tm.baseline = summarize(r.baseline.runner_ns);
@@ -322,12 +326,12 @@ class Judge {
       tm.gbytes_per_s = task_.bytes.eval(b) / secs * 1e-9;
       if (auto peaks = backend_.peaks()) {
         Roofline roof = compute_roofline(task_.flops.eval(b), task_.bytes.eval(b), compute_dtype(), *peaks,
-                                         tm.candidate.median, options_.cold_cache);
+                                         tm.candidate.median, roofline_cold);
         tm.roofline_fraction = roof.fraction;
         tm.roofline_floor_ns = roof.floor_ns;
         if (tm.baseline && tm.baseline->median > 0)
           tm.baseline_roofline_fraction = compute_roofline(task_.flops.eval(b), task_.bytes.eval(b), compute_dtype(),
-                                                           *peaks, tm.baseline->median, options_.cold_cache)
+                                                           *peaks, tm.baseline->median, roofline_cold)
                                               .fraction;
         if (roof.impossible)
           v_.flags.push_back({"impossible_speed", shape.label(),

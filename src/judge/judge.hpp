@@ -28,6 +28,9 @@ struct JudgeOptions {
   bool timing = true;
   bool compile_only = false;  // stop after compiling (works without a device)
   bool cold_cache = true;
+  // --graph N: each timing sample replays N calls captured into one CUDA graph (launch-bound
+  // shapes); 0 = one plain call per sample. Reported as such in every timing of the verdict.
+  int graph_launches = 0;
   StoppingRule stopping;
   double timeout_s = 0;       // per call; 0 = the task's limit
   // After the shapes: run the solution under compute-sanitizer (sanitizer_run.hpp); an error

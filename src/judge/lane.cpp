@@ -80,12 +80,12 @@ void Lane::arm_guards(uint64_t key) {
   fill_guards(runner_->region(), layout_, key);
 }
 
-CallOutcome Lane::call(double timeout_s, bool cold) {
+CallOutcome Lane::call(double timeout_s, bool cold, uint32_t flags, uint32_t graph_launches) {
   CallOutcome up = runner_->transfer(protocol::Op::kUpload, timeout_s);
   if (up.kind != CallOutcome::Kind::kOk) return up;
   if (cold && !runner_->flush_caches(timeout_s))
     return {CallOutcome::Kind::kCrash, 0, 0, "the runner died while evicting the caches"};
-  CallOutcome o = runner_->call(offsets_, scalars_, timeout_s);
+  CallOutcome o = runner_->call(offsets_, scalars_, timeout_s, flags, graph_launches);
   if (o.kind != CallOutcome::Kind::kOk) return o;
   CallOutcome down = runner_->transfer(protocol::Op::kDownload, timeout_s);
   return down.kind == CallOutcome::Kind::kOk ? o : down;

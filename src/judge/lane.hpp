@@ -44,7 +44,8 @@ class Lane {
   // One call of the solution: the region goes to the device, the caches are evicted when
   // `cold`, the entry point runs, and the region comes back (the last two steps are no-ops on
   // the CPU). The outcome is the call's; a failure on the way is reported as such.
-  CallOutcome call(double timeout_s, bool cold = false);
+  // `flags` and `graph_launches` go to the runner as RunnerClient::call says.
+  CallOutcome call(double timeout_s, bool cold = false, uint32_t flags = 0, uint32_t graph_launches = 0);
   int runner_threads() const { return runner_->thread_count(); }
 
   std::optional<GuardViolation> check_guards() const;

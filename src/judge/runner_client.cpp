@@ -191,11 +191,14 @@ CallOutcome RunnerClient::died(double host_seconds) {
 }
 
 CallOutcome RunnerClient::call(const std::vector<uint64_t>& offsets,
-                               const std::vector<protocol::ScalarValue>& scalars, double timeout_s) {
+                               const std::vector<protocol::ScalarValue>& scalars, double timeout_s, uint32_t flags,
+                               uint32_t graph_launches) {
   if (offsets.size() > protocol::kMaxPointers || scalars.size() > protocol::kMaxScalars)
     throw InternalError("too many arguments for the runner protocol");
   protocol::Request q;
   q.op = protocol::Op::kCall;
+  q.call_flags = flags;
+  q.graph_launches = graph_launches;
   q.pointer_count = static_cast<uint32_t>(offsets.size());
   q.scalar_count = static_cast<uint32_t>(scalars.size());
   for (size_t i = 0; i < offsets.size(); ++i) q.offsets[i] = offsets[i];

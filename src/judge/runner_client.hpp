@@ -61,8 +61,10 @@ class RunnerClient {
   std::byte* map_region(size_t bytes);
   std::byte* region() const { return region_; }
 
-  CallOutcome call(const std::vector<uint64_t>& offsets,
-                   const std::vector<protocol::ScalarValue>& scalars, double timeout_s);
+  // `flags` are protocol::kCall* bits; `graph_launches` > 0 replays that many calls as one
+  // CUDA graph (the outcome's times then cover all of them).
+  CallOutcome call(const std::vector<uint64_t>& offsets, const std::vector<protocol::ScalarValue>& scalars,
+                   double timeout_s, uint32_t flags = 0, uint32_t graph_launches = 0);
   // Moves the region to the device's copy (kUpload) or back (kDownload); no-ops on the CPU.
   CallOutcome transfer(protocol::Op op, double timeout_s);
   // Asks the runner to evict the caches. Returns false when the runner died doing it.

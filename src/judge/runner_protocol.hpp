@@ -35,9 +35,18 @@ struct ScalarValue {
   double f;
 };
 
+// kCall flags.
+// The stream is not held while the call is enqueued: for the warm-up call before timing, so that
+// one-time work a library does at its first use (loading a kernel module waits for an idle
+// device) cannot deadlock against the hold. Its time is not a sample.
+constexpr uint32_t kCallNoHold = 1;
+
 struct Request {
   uint32_t magic = kMagic;
   Op op = Op::kCall;
+  uint32_t call_flags = 0;       // kCall: kCallNoHold
+  uint32_t graph_launches = 0;   // kCall: 0 = one plain call; N = N calls captured into one CUDA
+                                 // graph, replayed once in the timed window (elapsed_ns covers all N)
   uint64_t region_bytes = 0;  // kMap: size of the memfd region
   uint32_t pointer_count = 0;
   uint32_t scalar_count = 0;

@@ -43,12 +43,21 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
   TimingLoopResult r;
   uint64_t nonce = 0x7157;
   // One timed call of a lane, its samples added to `samples` when given; false when it failed.
+  const uint32_t graph = static_cast<uint32_t>(std::max(0, options.graph_launches));
   auto timed_call = [&](Lane& lane, Samples* samples, CallOutcome* failure) {
     lane.poison_outputs(++nonce);
-    CallOutcome o = lane.call(options.timeout_s, options.cold_cache);
+    // The warm-up (no samples) runs with the stream not held: see protocol::kCallNoHold.
+    uint32_t flags = samples ? 0 : protocol::kCallNoHold;
+    CallOutcome o = lane.call(options.timeout_s * std::max<uint32_t>(1, graph), options.cold_cache, flags, graph);
     if (o.kind != CallOutcome::Kind::kOk) {
       *failure = o;
       return false;
+    }
+    if (graph > 1) {  // per call
+      o.runner_ns /= graph;
+      o.all_work_ns /= graph;
+      o.host_seconds /= graph;
+      if (o.runner_cpu_ns >= 0) o.runner_cpu_ns /= graph;
     }
     if (samples) samples->add(o, options.telemetry ? options.telemetry() : std::nullopt);
     return true;

@@ -61,6 +61,9 @@ struct TimingLoopOptions {
   double timeout_s = 10;
   // The device's state, read after every timed call (a backend's telemetry()); none when empty.
   std::function<std::optional<DeviceTelemetry>()> telemetry;
+  // --graph: each sample is one replay of this many calls captured into a CUDA graph; every
+  // time of a sample is then divided by it (per call). 0: one plain call per sample.
+  int graph_launches = 0;
 };
 
 // `check` looks at the candidate's outputs after each timed call; it returns "" when they are

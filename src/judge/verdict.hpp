@@ -46,6 +46,7 @@ struct Timing {
   std::optional<double> roofline_floor_ns;  // the least time at the task's precision
   std::optional<double> baseline_roofline_fraction;
   bool cold_cache = true;
+  int graph_launches = 0;  // --graph: calls per sample, replayed as one CUDA graph; 0 = plain calls
   // The device during the timed calls (nullopt where it reports nothing, as on the CPU).
   std::optional<TelemetrySummary> telemetry;           // the candidate's calls
   std::optional<TelemetrySummary> baseline_telemetry;  // the baseline's

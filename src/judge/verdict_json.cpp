@@ -64,6 +64,8 @@ json shape_json(const ShapeVerdict& s) {
     j["timing"]["host_median_ns"] = t.host_median_ns;
     j["timing"]["stop_reason"] = t.stop_reason;
     j["timing"]["cold_cache"] = t.cold_cache;
+    j["timing"]["mode"] = t.graph_launches > 0 ? "graph" : "single";
+    j["timing"]["graph_launches"] = t.graph_launches;
     j["timing"]["baseline"] = t.baseline ? summary_json(*t.baseline) : json(nullptr);
     if (t.baseline) j["timing"]["baseline"]["roofline_fraction"] = optional_number(t.baseline_roofline_fraction);
     j["timing"]["speedup"] = optional_number(t.speedup);

@@ -28,6 +28,12 @@ std::string render_verdict(const Verdict& v) {
     }
     t.add_row(row);
   }
+  for (const auto& s : v.shapes)
+    if (s.timing && s.timing->graph_launches > 0) {
+      out += "timing mode: CUDA graph, " + std::to_string(s.timing->graph_launches) +
+             " calls per replay, times per call (only a replay's first call starts with a cold L2)\n";
+      break;
+    }
   out += t.render();
   for (const auto& s : v.shapes)
     if (!s.correct) out += "  " + s.shape.label() + ": " + std::string(failure_class_name(s.failure)) + ": " + s.message + "\n";

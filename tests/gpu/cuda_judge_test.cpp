@@ -34,6 +34,40 @@ TEST_F(CudaJudge, StarterIsCorrectAndTimed) {
   EXPECT_TRUE(r.verdict["flags"].empty()) << r.verdict["flags"];
 }
 
+TEST_F(CudaJudge, GraphModeTimesPerCallAndSaysSo) {
+  const std::vector<std::string> base = {"-q", "eval", "-t", "cuda/vector_add_f32", "-s",
+                                         source_path("tasks/cuda/vector_add_f32/starter.cu"), "--shape", "n=100000",
+                                         "--max-time", "0.5", "--seed", "7"};
+  auto single = run_arena(base, true);
+  auto args = base;
+  args.insert(args.end(), {"--graph", "20"});
+  auto graph = run_arena(args, true);
+  ASSERT_EQ(graph.exit_code, 0) << graph.output;
+  const auto& t = graph.verdict["shapes"][0]["timing"];
+  EXPECT_EQ(t["mode"], "graph");
+  EXPECT_EQ(t["graph_launches"], 20);
+  EXPECT_NE(graph.output.find("timing mode: CUDA graph, 20 calls per replay"), std::string::npos) << graph.output;
+  // A replay of 20 launches amortizes the launch overhead a single call's window carries.
+  double per_call = t["median_ns"].get<double>();
+  double alone = single.verdict["shapes"][0]["timing"]["median_ns"].get<double>();
+  EXPECT_GT(per_call, 0);
+  EXPECT_LT(per_call, alone) << "graph " << per_call << " ns per call vs " << alone << " ns for one call";
+  EXPECT_TRUE(graph.verdict["flags"].empty()) << graph.verdict["flags"];
+}
+
+TEST_F(CudaJudge, ACuBlasExpertIsABaseline) {
+  auto r = run_arena({"-q", "eval", "-t", "cuda/gemm_bf16", "-s", source_path("tasks/cuda/gemm_bf16/starter.cu"), "--baseline",
+                      "expert", "--shape", "M=1024 N=1024 K=1024", "--max-time", "0.5"},
+                     true);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  const auto& t = r.verdict["shapes"][0]["timing"];
+  ASSERT_TRUE(t["baseline"].is_object()) << r.output;
+  EXPECT_TRUE(r.verdict["flags"].empty()) << r.verdict["flags"];
+  // cuBLAS beats the naive starter by far and reaches a real share of the bf16 peak.
+  EXPECT_LT(t["speedup"].get<double>(), 0.2) << r.output;
+  EXPECT_GT(t["baseline"]["roofline_fraction"].get<double>(), 0.2) << r.output;
+}
+
 struct GpuCase {
   const char* file;
   const char* failure_class;

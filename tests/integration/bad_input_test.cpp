@@ -87,6 +87,30 @@ TEST(BadInput, SanitizeOnTheCpuSaysThereIsNoSanitizer) {
   expect_input_error(r, "--sanitize: the cpu backend has no sanitizer");
 }
 
+TEST(BadInput, GraphModeOnTheCpuIsRefused) {
+  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", source_path("tasks/cpu/vector_add_f32/starter.cpp"),
+                      "--graph", "10"});
+  expect_input_error(r, "--graph replays CUDA graphs; cpu/vector_add_f32 is a cpu task");
+}
+
+TEST(BadInput, ExplicitShapesAreCheckedAgainstTheTask) {
+  const std::string starter = source_path("tasks/cpu/sgemm_f32/starter.cpp");
+  auto eval = [&](const std::string& shape) {
+    return run_arena({"-q", "eval", "-t", "cpu/sgemm_f32", "-s", starter, "--shape", shape});
+  };
+  expect_input_error(eval("M=64 N=64"), "'K' is missing");
+  expect_input_error(eval("M=64 N=64 K=64 X=1"), "'X' is not a param of the task");
+  expect_input_error(eval("M=64 N=sixty K=64"), "'sixty' is not an integer");
+  expect_input_error(eval("M=64 N=64 K=64 M=2"), "'M' is given twice");
+  expect_input_error(eval("M=4096 N=4096 K=4096"), "is not legal for cpu/sgemm_f32");
+}
+
+TEST(BadInput, BaselineExpertNeedsAnExpert) {
+  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", source_path("tasks/cpu/vector_add_f32/starter.cpp"),
+                      "--baseline", "expert"});
+  expect_input_error(r, "--baseline expert, but the task declares no 'expert' file");
+}
+
 TEST(Help, EveryCommandHasHelp) {
   for (std::vector<std::string> cmd : {std::vector<std::string>{"--help"}, {"eval", "--help"}, {"tasks", "--help"},
                                        {"tasks", "list", "--help"}, {"tasks", "show", "--help"}, {"tasks", "check", "--help"}}) {

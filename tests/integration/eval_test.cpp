@@ -53,6 +53,21 @@ TEST(Eval, BlockedSgemmIsFasterThanTheNaiveStarter) {
   EXPECT_GT(r.verdict["summary"]["geomean_speedup_visible"].get<double>(), 1.5) << r.output;
 }
 
+TEST(Eval, AnExplicitShapeAgainstAnotherBaseline) {
+  const std::string blocked = source_path("examples/cpu/sgemm_f32/blocked.cpp");
+  auto r = run_arena({"-q", "eval", "-t", "cpu/sgemm_f32", "-s", source_path("tasks/cpu/sgemm_f32/starter.cpp"), "--shape",
+                      "M=192,N=160,K=129", "--baseline", blocked, "--max-time", "1"},
+                     true);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(r.verdict["shapes"].size(), 1u);
+  const auto& s = r.verdict["shapes"][0];
+  EXPECT_EQ(s["set"], "custom");
+  EXPECT_EQ(s["params"]["K"], 129);
+  EXPECT_EQ(r.verdict["baseline"]["path"], blocked);
+  // The naive starter timed against the blocked example: slower than its baseline.
+  EXPECT_LT(s["timing"]["speedup"].get<double>(), 1.0) << r.output;
+}
+
 TEST(Eval, SameSeedGivesTheSameInputSeedsAndResults) {
   std::vector<std::string> args = {"-q", "eval", "-t", "cpu/softmax_f32", "-s",
                                    source_path("tasks/cpu/softmax_f32/starter.cpp"), "--no-timing", "--seed", "12345"};

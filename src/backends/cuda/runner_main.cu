@@ -189,13 +189,36 @@ int main(int argc, char** argv) {
       }
       case arena::protocol::Op::kCall: {
         arena::runner::resolve_pointers(q, device_region, region_bytes, pointers);
+        const bool hold_now = hold && (q.call_flags & arena::protocol::kCallNoHold) == 0;
+        // --graph: the calls are captured into one graph before the window opens, so capture and
+        // instantiation stay out of it; the window holds one replay of all of them.
+        cudaGraphExec_t replay = nullptr;
+        if (q.graph_launches > 0) {
+          cudaGraph_t graph = nullptr;
+          cudaError_t e = cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal);
+          for (uint32_t i = 0; e == cudaSuccess && i < q.graph_launches; ++i) invoke(pointers.data(), q.scalars, stream);
+          if (e == cudaSuccess) e = cudaStreamEndCapture(stream, &graph);
+          if (cudaError_t at_launch = cudaGetLastError(); e == cudaSuccess) e = at_launch;
+          if (e == cudaSuccess) e = cudaGraphInstantiate(&replay, graph, 0);
+          if (graph != nullptr) cudaGraphDestroy(graph);
+          if (e == cudaSuccess) e = cudaGraphUpload(replay, stream);
+          if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
+          if (e != cudaSuccess)
+            fail("--graph: the entry point could not be captured into a CUDA graph: " + describe(e) +
+                     " (it must only enqueue work on `stream`: no allocation, synchronization or host callbacks)",
+                 arena::protocol::kExitLaunch);
+        }
         *reinterpret_cast<volatile int*>(release_host) = 0;
-        if (hold) {
+        if (hold_now) {
           cudaMemsetAsync(gave_up, 0, sizeof(int), stream);
           arena::cuda::hold_stream<<<1, 1, 0, stream>>>(release_dev, gave_up, kHoldLimitNs);
         }
         cudaEventRecord(start, stream);
-        invoke(pointers.data(), q.scalars, stream);
+        if (replay != nullptr) {
+          cudaGraphLaunch(replay, stream);
+        } else {
+          invoke(pointers.data(), q.scalars, stream);
+        }
         cudaError_t launch = cudaGetLastError();
         cudaEventRecord(stop, stream);
         uint64_t t0 = now_ns();
@@ -208,7 +231,8 @@ int main(int argc, char** argv) {
         if (on_stream != cudaSuccess) fail_cuda("while running", on_stream);
         if (on_device != cudaSuccess) fail_cuda("while running", on_device);
         int blocked = 0;
-        if (hold) cudaMemcpy(&blocked, gave_up, sizeof(int), cudaMemcpyDeviceToHost);
+        if (hold_now) cudaMemcpy(&blocked, gave_up, sizeof(int), cudaMemcpyDeviceToHost);
+        if (replay != nullptr) cudaGraphExecDestroy(replay);
         if (blocked != 0)
           fail("the entry point blocked while its stream was held: it must only enqueue work on `stream` "
                "(no cudaStreamSynchronize, cudaDeviceSynchronize or cudaFree inside it)",
