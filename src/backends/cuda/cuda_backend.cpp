@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/sha256.hpp"
 #include "core/signature.hpp"
 #include "core/subprocess.hpp"
 #include "judge/sanitizer_log.hpp"
@@ -61,9 +62,52 @@ std::vector<std::string> library_flags(const std::vector<std::string>& libraries
 
 }  // namespace
 
-std::map<std::string, std::string> query_cuda_device(const std::filesystem::path& runner_dir, int device) {
+namespace {
+
+// Where a successful `--info` answer is kept: the same runner binary, device index, visible
+// devices and boot give the same facts, and asking costs a CUDA initialization (~0.5 s) that
+// every `arena eval` would otherwise pay before its first step.
+std::filesystem::path info_cache_file(const std::filesystem::path& cache_dir, const std::filesystem::path& runner,
+                                      int device) {
+  if (cache_dir.empty()) return {};
+  std::error_code ec;
+  auto mtime = std::filesystem::last_write_time(runner, ec);
+  if (ec) return {};
+  std::string boot;
+  try {
+    boot = read_file("/proc/sys/kernel/random/boot_id");
+  } catch (const std::exception&) {
+    return {};  // no boot id: no way to know the facts are still current
+  }
+  const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+  std::string key = runner.string() + "|" + std::to_string(mtime.time_since_epoch().count()) + "|" +
+                    std::to_string(device) + "|" + (visible ? visible : "<unset>") + "|" + boot;
+  return cache_dir / "device-info" / (sha256_hex(key).substr(0, 32) + ".txt");
+}
+
+}  // namespace
+
+std::map<std::string, std::string> query_cuda_device(const std::filesystem::path& runner_dir, int device,
+                                                     const std::filesystem::path& cache_dir) {
   std::map<std::string, std::string> info = {{"kind", "cuda"}, {"device_index", std::to_string(device)}};
-  ProcessResult p = run_process({(runner_dir / "arena-runner-cuda").string(), "--info", std::to_string(device)}, 60);
+  const std::filesystem::path runner = runner_dir / "arena-runner-cuda";
+  const std::filesystem::path cached = info_cache_file(cache_dir, runner, device);
+  ProcessResult p;
+  if (!cached.empty() && std::filesystem::is_regular_file(cached)) {
+    p.output = read_file(cached);
+    p.exit_code = 0;
+  } else {
+    p = run_process({runner.string(), "--info", std::to_string(device)}, 60);
+    if (p.exit_code == 0 && !cached.empty() && p.output.find("name=") != std::string::npos &&
+        p.output.find("error=") == std::string::npos) {
+      try {
+        std::filesystem::create_directories(cached.parent_path());
+        write_file_atomic(cached, p.output);
+      } catch (const std::exception&) {
+        // an unwritable cache only costs the next eval the query
+      }
+    }
+  }
   std::istringstream lines(p.output);
   std::string line;
   while (std::getline(lines, line)) {
@@ -80,7 +124,7 @@ CudaBackend::CudaBackend(BackendOptions options, int device) : options_(std::mov
   ProcessResult v = run_process({nvcc_, "--version"}, 30);
   if (v.exit_code != 0)
     throw InputError("nvcc ('" + nvcc_ + "') does not run: install the CUDA toolkit or set ARENA_NVCC");
-  info_ = query_cuda_device(options_.runner_dir, device_);
+  info_ = query_cuda_device(options_.runner_dir, device_, options_.cache_dir);
   info_["nvcc"] = last_line(v.output);
   if (const char* a = std::getenv("ARENA_CUDA_ARCH"); a && *a) {
     arch_ = a;

@@ -47,6 +47,9 @@ class CudaBackend : public Backend {
 };
 
 // The device's facts from `arena-runner-cuda --info`; an "error" entry when none is usable.
-std::map<std::string, std::string> query_cuda_device(const std::filesystem::path& runner_dir, int device);
+// The device's facts from `arena-runner-cuda --info`, kept under `cache_dir` (when given) for
+// the same runner binary, device, CUDA_VISIBLE_DEVICES and boot.
+std::map<std::string, std::string> query_cuda_device(const std::filesystem::path& runner_dir, int device,
+                                                     const std::filesystem::path& cache_dir = {});
 
 }  // namespace arena
