@@ -20,7 +20,13 @@ Task one_tensor_task(DType dtype) {
   in.dtype = dtype;
   in.role = Role::kInput;
   in.shape = {Expr::parse("n")};
-  if (!dtype_is_float(dtype)) in.distribution = {Distribution::Kind::kInteger, -100, 100, 0, 1, 0, 1};
+  if (!dtype_is_float(dtype)) {
+    in.distribution.kind = Distribution::Kind::kInteger;
+    in.distribution.low = -100;
+    in.distribution.high = 100;
+    in.distribution.offset = 0;
+    in.distribution.scale = 1;
+  }
   t.tensors = {in};
   return t;
 }

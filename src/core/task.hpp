@@ -26,6 +26,14 @@ struct Distribution {
   double stddev = 1;
   double offset = 0.5;
   double scale = 2.0;
+  // `low`/`high` written as expressions over the params (integer kind), e.g. indices into a
+  // table of `vocab` rows: {kind: integer, low: 0, high: "vocab - 1"}. Empty: the numbers above.
+  Expr low_expr;
+  Expr high_expr;
+
+  // The bounds at one shape.
+  double low_at(const Bindings& b) const { return low_expr.empty() ? low : low_expr.eval(b); }
+  double high_at(const Bindings& b) const { return high_expr.empty() ? high : high_expr.eval(b); }
 };
 
 struct TensorSpec {

@@ -136,13 +136,28 @@ Distribution read_distribution(const Field& f, DType dtype) {
       f.at("kind").fail("unknown distribution '" + k + "' (known: uniform, normal, integer)");
     }
   }
-  if (f.has("low")) d.low = f.at("low").number();
-  if (f.has("high")) d.high = f.at("high").number();
+  // A bound is a number, or (integer kind) an expression over the params.
+  auto bound = [&](const char* key, double& value, Expr& expr) {
+    if (!f.has(key)) return;
+    Field b = f.at(key);
+    std::string s = b.str();
+    try {
+      size_t used = 0;
+      value = std::stod(s, &used);
+      if (used == s.size()) return;
+    } catch (const std::exception&) {
+    }
+    if (d.kind != Distribution::Kind::kInteger)
+      b.fail("'" + s + "' is not a number (expressions over the params are for kind: integer)");
+    expr = b.expr();
+  };
+  bound("low", d.low, d.low_expr);
+  bound("high", d.high, d.high_expr);
   if (f.has("mean")) d.mean = f.at("mean").number();
   if (f.has("std")) d.stddev = f.at("std").number();
   if (f.has("offset")) d.offset = f.at("offset").number();
   if (f.has("scale")) d.scale = f.at("scale").number();
-  if (d.low > d.high) f.fail("low must not exceed high");
+  if (d.low_expr.empty() && d.high_expr.empty() && d.low > d.high) f.fail("low must not exceed high");
   if (d.offset < 0) f.at("offset").fail("must be >= 0");
   if (d.scale < 1) f.at("scale").fail("must be >= 1 (the scale is drawn from [1/scale, scale])");
   if (d.kind == Distribution::Kind::kNormal && d.stddev <= 0) f.at("std").fail("must be > 0");
@@ -293,6 +308,11 @@ Task load_task(const fs::path& dir_in) {
     }
     ts.distribution = read_distribution(f.has("distribution") ? f.at("distribution")
                                                               : Field(file, YAML::Node(), ""), ts.dtype);
+    if (f.has("distribution")) {
+      Field df = f.at("distribution");
+      if (!ts.distribution.low_expr.empty()) check_names(df.at("low"), ts.distribution.low_expr, param_names);
+      if (!ts.distribution.high_expr.empty()) check_names(df.at("high"), ts.distribution.high_expr, param_names);
+    }
     t.tensors.push_back(std::move(ts));
   }
   if (!seen_output) tensors.fail("declares no output tensor");
@@ -404,7 +424,12 @@ Task load_task(const fs::path& dir_in) {
   // Expressions must evaluate on every declared shape; report the first that does not.
   auto check_shape_exprs = [&](const Shape& s, const std::string& set) {
     try {
-      for (const auto& ts : t.tensors) t.dims(ts, s);
+      for (const auto& ts : t.tensors) {
+        t.dims(ts, s);
+        const Distribution& d = ts.distribution;
+        if (d.low_at(t.bind(s)) > d.high_at(t.bind(s)))
+          throw ExprError("tensor '" + ts.name + "': its distribution's low exceeds its high here");
+      }
       Bindings b = t.bind(s);
       t.flops.eval(b);
       t.bytes.eval(b);

@@ -20,14 +20,16 @@ std::vector<HostBuffer> generate_inputs(const Task& task, const Shape& shape, ui
     double offset = d.offset * (2 * random_unit(key, ~0ull) - 1);
     double log_scale = std::log(d.scale) * (2 * random_unit(key, ~0ull - 1) - 1);
     double scale = std::exp(log_scale);
-    auto span = static_cast<uint64_t>(d.high - d.low + 1);
+    const Bindings b = task.bind(shape);
+    const double low = d.low_at(b), high = d.high_at(b);
+    auto span = static_cast<uint64_t>(high - low + 1);
     parallel_chunks(n, [&](size_t, int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) {
         auto u = static_cast<uint64_t>(i);
         double v = 0;
         switch (d.kind) {
           case Distribution::Kind::kUniform:
-            v = offset + scale * (d.low + (d.high - d.low) * random_unit(key, u));
+            v = offset + scale * (low + (high - low) * random_unit(key, u));
             break;
           case Distribution::Kind::kNormal: {
             // Box-Muller from two independent uniforms of this element.
@@ -38,7 +40,7 @@ std::vector<HostBuffer> generate_inputs(const Task& task, const Shape& shape, ui
             break;
           }
           case Distribution::Kind::kInteger:
-            v = d.low + static_cast<double>(random_bits(key, u) % span);
+            v = low + static_cast<double>(random_bits(key, u) % span);
             break;
         }
         store_element(t.dtype, buf.data(), static_cast<size_t>(i), v);

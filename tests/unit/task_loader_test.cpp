@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/error.hpp"
+#include "judge/input_generator.hpp"
 #include "task_files.hpp"
 
 namespace arena {
@@ -120,6 +123,39 @@ TEST(TaskLoader, ScalarsWithValues) {
   ASSERT_EQ(task.scalars.size(), 2u);
   EXPECT_EQ(task.scalars[1].type, ScalarType::kFloat);
   EXPECT_DOUBLE_EQ(task.scalars[1].value.eval({}), 1e-6);
+}
+
+TEST(TaskLoader, IntegerBoundsMayBeExpressionsOverTheParams) {
+  // Indices into a table of n rows: every index in [0, n - 1], at every shape.
+  const std::string yaml = replace(valid_task_yaml(), "{name: b, dtype: fp32, role: input, shape: [n]}",
+                                   "{name: b, dtype: int32, role: input, shape: [n], distribution: {kind: integer, low: 0, high: \"n - 1\"}}");
+  TempTask t(yaml);
+  Task task = load_task(t.dir());
+  const Distribution& d = task.tensors[1].distribution;
+  EXPECT_EQ(d.high_at(task.bind(task.visible[0])), 999);
+  EXPECT_EQ(d.high_at(task.bind(task.visible[1])), 4096);
+  std::vector<HostBuffer> in = generate_inputs(task, task.visible[0], 42);
+  const auto* idx = reinterpret_cast<const int32_t*>(in[1].data());
+  int32_t lo = idx[0], hi = idx[0];
+  for (int i = 0; i < 1000; ++i) lo = std::min(lo, idx[i]), hi = std::max(hi, idx[i]);
+  EXPECT_GE(lo, 0);
+  EXPECT_LE(hi, 999);
+  EXPECT_GT(hi, 900) << "the draws cover the range";
+}
+
+TEST(TaskLoader, ExpressionBoundsAreCheckedAndOnlyForIntegers) {
+  EXPECT_NE(load_error(replace(valid_task_yaml(), "{name: b, dtype: fp32, role: input, shape: [n]}",
+                               "{name: b, dtype: fp32, role: input, shape: [n], distribution: {low: 0, high: \"n\"}}"))
+                .find("expressions over the params are for kind: integer"),
+            std::string::npos);
+  EXPECT_NE(load_error(replace(valid_task_yaml(), "{name: b, dtype: fp32, role: input, shape: [n]}",
+                               "{name: b, dtype: int32, role: input, shape: [n], distribution: {kind: integer, low: 0, high: \"m - 1\"}}"))
+                .find("'m'"),
+            std::string::npos);
+  EXPECT_NE(load_error(replace(valid_task_yaml(), "{name: b, dtype: fp32, role: input, shape: [n]}",
+                               "{name: b, dtype: int32, role: input, shape: [n], distribution: {kind: integer, low: 2000, high: \"n\"}}"))
+                .find("low exceeds its high"),
+            std::string::npos);
 }
 
 }  // namespace
