@@ -298,6 +298,21 @@ class Judge {
       sv.message = "during timing: " + r.candidate_failure->message;
       return;
     }
+    // Timed calls moved only outputs and guards: the inputs they left on the device must still
+    // be the ones uploaded (a changed input is also the likeliest cause of a wrong timed output).
+    if (!candidate_->download_all(timeout())) {
+      sv.correct = false;
+      sv.failure = FailureClass::kCrash;
+      sv.message = "during timing: the runner died while the judge read the buffers back";
+      return;
+    }
+    if (auto changed = candidate_->changed_input(inputs)) {
+      sv.correct = false;
+      sv.failure = FailureClass::kInputMutated;
+      sv.message = "during timing, the solution changed its input '" + task_.tensors[*changed].name +
+                   "'; inputs are read-only";
+      return;
+    }
     if (!r.check_failure.empty()) {
       sv.correct = false;
       sv.failure = FailureClass::kWrongValues;

@@ -46,6 +46,25 @@ std::string Lane::prepare(const Shape& shape) {
   runner_->map_region(layout_.total_bytes);
   offsets_.clear();
   for (const auto& s : layout_.slots) offsets_.push_back(s.offset);
+  inputs_on_device_ = false;
+  output_ranges_.clear();
+  auto add_range = [&](uint64_t begin, uint64_t end) {
+    if (!output_ranges_.empty() && output_ranges_.back().first + output_ranges_.back().second == begin) {
+      output_ranges_.back().second += end - begin;
+    } else {
+      output_ranges_.push_back({begin, end - begin});
+    }
+  };
+  for (size_t i = 0; i < layout_.slots.size(); ++i) {
+    const auto& s = layout_.slots[i];
+    const uint64_t guard = BufferLayout::kGuardBytes;
+    if (task_.tensors[i].role == Role::kOutput) {
+      add_range(s.offset - guard, s.offset + s.bytes + guard);
+    } else {
+      add_range(s.offset - guard, s.offset);
+      add_range(s.offset + s.bytes, s.offset + s.bytes + guard);
+    }
+  }
   Bindings b = task_.bind(shape);
   scalars_.clear();
   for (const auto& sc : task_.scalars) {
@@ -63,6 +82,7 @@ void Lane::write_inputs(const std::vector<HostBuffer>& inputs) {
     const HostBuffer& src = inputs.at(k++);
     std::memcpy(runner_->region() + layout_.slots[i].offset, src.data(), src.size());
   }
+  inputs_on_device_ = false;
 }
 
 void Lane::poison_outputs(uint64_t nonce) {
@@ -80,15 +100,23 @@ void Lane::arm_guards(uint64_t key) {
   fill_guards(runner_->region(), layout_, key);
 }
 
-CallOutcome Lane::call(double timeout_s, bool cold, uint32_t flags, uint32_t graph_launches) {
-  CallOutcome up = runner_->transfer(protocol::Op::kUpload, timeout_s);
+CallOutcome Lane::call(double timeout_s, bool cold, uint32_t flags, uint32_t graph_launches, bool outputs_only) {
+  static const std::vector<std::pair<uint64_t, uint64_t>> kWhole;
+  const bool ranged = outputs_only && inputs_on_device_ && output_ranges_.size() <= protocol::kMaxRanges;
+  const auto& ranges = ranged ? output_ranges_ : kWhole;
+  CallOutcome up = runner_->transfer(protocol::Op::kUpload, timeout_s, ranges);
   if (up.kind != CallOutcome::Kind::kOk) return up;
+  inputs_on_device_ = true;
   if (cold && !runner_->flush_caches(timeout_s))
     return {CallOutcome::Kind::kCrash, 0, 0, "the runner died while evicting the caches"};
   CallOutcome o = runner_->call(offsets_, scalars_, timeout_s, flags, graph_launches);
   if (o.kind != CallOutcome::Kind::kOk) return o;
-  CallOutcome down = runner_->transfer(protocol::Op::kDownload, timeout_s);
+  CallOutcome down = runner_->transfer(protocol::Op::kDownload, timeout_s, ranges);
   return down.kind == CallOutcome::Kind::kOk ? o : down;
+}
+
+bool Lane::download_all(double timeout_s) {
+  return runner_->transfer(protocol::Op::kDownload, timeout_s).kind == CallOutcome::Kind::kOk;
 }
 
 std::optional<GuardViolation> Lane::check_guards() const {

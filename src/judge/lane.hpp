@@ -44,8 +44,14 @@ class Lane {
   // One call of the solution: the region goes to the device, the caches are evicted when
   // `cold`, the entry point runs, and the region comes back (the last two steps are no-ops on
   // the CPU). The outcome is the call's; a failure on the way is reported as such.
-  // `flags` and `graph_launches` go to the runner as RunnerClient::call says.
-  CallOutcome call(double timeout_s, bool cold = false, uint32_t flags = 0, uint32_t graph_launches = 0);
+  // `flags` and `graph_launches` go to the runner as RunnerClient::call says. `outputs_only`
+  // (timed calls): once the inputs are on the device, move only the outputs and the guard zones
+  // each way; the inputs stay on the device as they were (a solution that changes them is found
+  // by the next download_all()).
+  CallOutcome call(double timeout_s, bool cold = false, uint32_t flags = 0, uint32_t graph_launches = 0,
+                   bool outputs_only = false);
+  // The whole region back from the device (after outputs-only calls); false if the runner died.
+  bool download_all(double timeout_s);
   int runner_threads() const { return runner_->thread_count(); }
 
   std::optional<GuardViolation> check_guards() const;
@@ -72,6 +78,8 @@ class Lane {
   std::vector<Poison> poisons_;
   std::vector<protocol::ScalarValue> scalars_;
   std::vector<uint64_t> offsets_;
+  std::vector<std::pair<uint64_t, uint64_t>> output_ranges_;  // outputs and every guard zone
+  bool inputs_on_device_ = false;  // uploaded since the last write_inputs() or prepare()
   uint64_t guard_key_ = 0;
   double runner_start_seconds_ = 0;
   bool counted_start_ = false;

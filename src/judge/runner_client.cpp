@@ -210,9 +210,17 @@ CallOutcome RunnerClient::call(const std::vector<uint64_t>& offsets,
   return o;
 }
 
-CallOutcome RunnerClient::transfer(protocol::Op op, double timeout_s) {
+CallOutcome RunnerClient::transfer(protocol::Op op, double timeout_s,
+                                   const std::vector<std::pair<uint64_t, uint64_t>>& ranges) {
   protocol::Request q;
   q.op = op;
+  if (ranges.size() > static_cast<size_t>(protocol::kMaxRanges))
+    throw InternalError("too many transfer ranges for the runner protocol");
+  q.range_count = static_cast<uint32_t>(ranges.size());
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    q.ranges[i][0] = ranges[i].first;
+    q.ranges[i][1] = ranges[i].second;
+  }
   return exchange(q, timeout_s);
 }
 

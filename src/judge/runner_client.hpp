@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "judge/runner_protocol.hpp"
@@ -66,7 +67,8 @@ class RunnerClient {
   CallOutcome call(const std::vector<uint64_t>& offsets, const std::vector<protocol::ScalarValue>& scalars,
                    double timeout_s, uint32_t flags = 0, uint32_t graph_launches = 0);
   // Moves the region to the device's copy (kUpload) or back (kDownload); no-ops on the CPU.
-  CallOutcome transfer(protocol::Op op, double timeout_s);
+  // `ranges` ({offset, bytes}) limit it to those parts; empty = the whole region.
+  CallOutcome transfer(protocol::Op op, double timeout_s, const std::vector<std::pair<uint64_t, uint64_t>>& ranges = {});
   // Asks the runner to evict the caches. Returns false when the runner died doing it.
   bool flush_caches(double timeout_s);
   // Threads in the runner's process now (0 when unknown).

@@ -12,6 +12,8 @@ namespace arena::protocol {
 constexpr uint32_t kMagic = 0x4B41524E;  // "KARN"
 constexpr int kMaxPointers = 32;
 constexpr int kMaxScalars = 32;
+// kUpload/kDownload of parts of the region: at most this many [offset, offset + bytes) ranges.
+constexpr int kMaxRanges = 2 * kMaxPointers + 2;
 // Exit code of a runner that ran out of memory (operator new failed).
 constexpr int kExitOom = 86;
 // Exit code of a runner that could not load its library or got a malformed request.
@@ -52,6 +54,9 @@ struct Request {
   uint32_t scalar_count = 0;
   uint64_t offsets[kMaxPointers] = {};  // kCall: tensor offsets into the region
   ScalarValue scalars[kMaxScalars] = {};
+  // kUpload/kDownload: 0 = the whole region; else only these ranges (offset, bytes).
+  uint32_t range_count = 0;
+  uint64_t ranges[kMaxRanges][2] = {};
 };
 
 enum class Status : uint32_t { kOk = 0, kError = 1 };

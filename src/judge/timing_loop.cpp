@@ -48,7 +48,9 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
     lane.poison_outputs(++nonce);
     // The warm-up (no samples) runs with the stream not held: see protocol::kCallNoHold.
     uint32_t flags = samples ? 0 : protocol::kCallNoHold;
-    CallOutcome o = lane.call(options.timeout_s * std::max<uint32_t>(1, graph), options.cold_cache, flags, graph);
+    // Outputs and guards move each way; the inputs stay on the device (checked after the loop).
+    CallOutcome o = lane.call(options.timeout_s * std::max<uint32_t>(1, graph), options.cold_cache, flags, graph,
+                              /*outputs_only=*/true);
     if (o.kind != CallOutcome::Kind::kOk) {
       *failure = o;
       return false;

@@ -34,6 +34,15 @@ TEST_F(CudaJudge, StarterIsCorrectAndTimed) {
   EXPECT_TRUE(r.verdict["flags"].empty()) << r.verdict["flags"];
 }
 
+TEST_F(CudaJudge, AnInputChangedOnlyWhileTimedIsFound) {
+  auto r = run_arena({"-q", "eval", "-t", "cuda/vector_add_f32", "-s", broken_cuda("mutate_input_when_timed"), "--shape",
+                      "n=100000", "--max-time", "0.3"},
+                     true);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_EQ(r.verdict["summary"]["failure_class"], "input_mutated") << r.output;
+  EXPECT_NE(r.output.find("during timing"), std::string::npos) << r.output;
+}
+
 TEST_F(CudaJudge, GraphModeTimesPerCallAndSaysSo) {
   const std::vector<std::string> base = {"-q", "eval", "-t", "cuda/vector_add_f32", "-s",
                                          source_path("tasks/cuda/vector_add_f32/starter.cu"), "--shape", "n=100000",

@@ -34,6 +34,15 @@ TEST_P(BrokenSolution, GetsExactlyItsFailureClass) {
   }
 }
 
+TEST(BrokenWhileTimed, AnInputChangedOnlyDuringTimingIsInputMutated) {
+  auto r = run_arena({"-q", "eval", "--task", "cpu/vector_add_f32", "--solution", broken("mutate_input_when_timed"),
+                      "--shape", "n=50000", "--max-time", "0.3", "--seed", "11"},
+                     true);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_EQ(r.verdict["summary"]["failure_class"], "input_mutated") << r.output;
+  EXPECT_NE(r.verdict["shapes"][0]["message"].get<std::string>().find("during timing"), std::string::npos) << r.output;
+}
+
 INSTANTIATE_TEST_SUITE_P(Cpu, BrokenSolution,
                          ::testing::Values(BrokenCase{"wrong_tail", "wrong_values"},
                                            BrokenCase{"nan_output", "nan_inf"},

@@ -174,8 +174,19 @@ int main(int argc, char** argv) {
       case arena::protocol::Op::kDownload: {
         bool up = q.op == arena::protocol::Op::kUpload;
         if (region == nullptr) fail("transfer before map", arena::protocol::kExitSetup);
-        cudaError_t e = up ? cudaMemcpy(device_region, region, region_bytes, cudaMemcpyHostToDevice)
-                           : cudaMemcpy(region, device_region, region_bytes, cudaMemcpyDeviceToHost);
+        auto copy = [&](uint64_t offset, uint64_t bytes) {
+          char* host = static_cast<char*>(region) + offset;
+          char* dev = static_cast<char*>(device_region) + offset;
+          return up ? cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice) : cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost);
+        };
+        if (q.range_count > static_cast<uint32_t>(arena::protocol::kMaxRanges))
+          fail("malformed transfer request", arena::protocol::kExitSetup);
+        cudaError_t e = q.range_count == 0 ? copy(0, region_bytes) : cudaSuccess;
+        for (uint32_t i = 0; i < q.range_count && e == cudaSuccess; ++i) {
+          uint64_t offset = q.ranges[i][0], bytes = q.ranges[i][1];
+          if (offset > region_bytes || bytes > region_bytes - offset) fail("transfer range outside the region", arena::protocol::kExitSetup);
+          e = copy(offset, bytes);
+        }
         if (e != cudaSuccess) fail_cuda(up ? "copying the inputs to the device" : "copying the outputs back", e);
         reply_ok();
         break;
