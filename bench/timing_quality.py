@@ -4,9 +4,8 @@
 
   repeat   the same solution judged R times in separate `arena eval` runs: per shape the
            median of each run, and their coefficient of variation (CV) across runs.
-  ncu      the judge's median (event window) and its span median (CUPTI timestamps of the
-           call's kernels) against Nsight Compute's gpu__time_duration.sum for the same kernel,
-           same shape, caches flushed (--cache-control all), clocks left alone
+  ncu      the judge's median against Nsight Compute's gpu__time_duration.sum for the same
+           kernel, same shape, caches flushed (--cache-control all), clocks left alone
            (--clock-control none): the relative difference per shape.
   latency  the wall time of one `arena eval` of a cached solution (warm) and of one with an
            empty compile cache (cold), and where the verdict says the seconds went.
@@ -121,7 +120,7 @@ def cmd_ncu(args):
     if not args.shape:
         sys.exit("ncu needs --shape (the same shape for both measurements)")
     result = []
-    print("%-28s %12s %12s %12s %9s %8s" % ("shape", "arena median", "arena span", "ncu median", "diff", "span diff"))
+    print("%-28s %12s %12s %9s" % ("shape", "arena median", "ncu median", "diff"))
     for shape in args.shape:
         v, _ = arena_eval(args, ["--shape", shape] + (["--max-time", str(args.max_time)] if args.max_time else []))
         t = v["shapes"][0].get("timing")
@@ -130,14 +129,10 @@ def cmd_ncu(args):
         durations = ncu_times(args, shape)
         ncu_median = statistics.median(durations)
         diff = t["median_ns"] / ncu_median - 1
-        span = t.get("span_median_ns")
-        span_diff = span / ncu_median - 1 if span else None
-        row = {"shape": shape, "arena_median_ns": t["median_ns"], "arena_span_median_ns": span,
-               "ncu_median_ns": ncu_median, "ncu_launches": len(durations), "relative_difference": diff,
-               "span_relative_difference": span_diff}
+        row = {"shape": shape, "arena_median_ns": t["median_ns"], "ncu_median_ns": ncu_median,
+               "ncu_launches": len(durations), "relative_difference": diff}
         result.append(row)
-        print("%-28s %12s %12s %12s %8.2f%% %8s" % (shape, fmt_ns(t["median_ns"]), fmt_ns(span), fmt_ns(ncu_median),
-                                                   100 * diff, "-" if span_diff is None else "%.2f%%" % (100 * span_diff)))
+        print("%-28s %12s %12s %8.2f%%" % (shape, fmt_ns(t["median_ns"]), fmt_ns(ncu_median), 100 * diff))
     return {"measure": "ncu", "task": args.task, "solution": args.solution, "kernel": args.kernel, "shapes": result}
 
 

@@ -325,7 +325,6 @@ class Judge {
     Timing tm;
     tm.candidate = summarize(r.candidate.runner_ns);
     tm.host_median_ns = summarize(r.candidate.host_ns).median;
-    if (!r.candidate.span_ns.empty()) tm.span_median_ns = summarize(r.candidate.span_ns).median;
     tm.stop_reason = r.stop_reason;
     tm.cold_cache = options_.cold_cache;
     tm.graph_launches = options_.graph_launches;

@@ -303,7 +303,6 @@ CallOutcome RunnerClient::exchange(const protocol::Request& q, double timeout_s)
   CallOutcome o;
   o.runner_ns = r.elapsed_ns;
   o.all_work_ns = r.all_work_ns;
-  o.span_ns = r.span_ns;
   o.host_seconds = host;
   return o;
 }

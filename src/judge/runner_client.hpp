@@ -40,7 +40,6 @@ struct CallOutcome {
   // it (the solution cannot fake it); negative when unknown.
   double runner_cpu_ns = -1;
   uint64_t all_work_ns = 0;  // ... and until all work on the device was done
-  uint64_t span_ns = 0;      // the device's own timestamps of the call's work; 0 = unknown
 };
 
 class RunnerClient {

@@ -68,10 +68,7 @@ struct Reply {
   // From the start of the call until every device was idle again, on the host's clock: more
   // than elapsed_ns when work ran outside the given stream. Equal to elapsed_ns on the CPU.
   uint64_t all_work_ns = 0;
-  // The device's own timestamps (CUDA: CUPTI activity records): from the start of the call's
-  // first kernel/copy/memset to the end of its last; 0 when unknown.
-  uint64_t span_ns = 0;
-  char message[472] = {};   // for kError, and the library-load answer
+  char message[480] = {};   // for kError, and the library-load answer
 };
 
 }  // namespace arena::protocol

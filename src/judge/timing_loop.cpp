@@ -12,7 +12,6 @@ void Samples::keep(const CallOutcome& o) {
   host_ns.push_back(o.host_seconds * 1e9);
   if (o.runner_cpu_ns >= 0) cpu_ns.push_back(o.runner_cpu_ns);
   all_work_ns.push_back(static_cast<double>(o.all_work_ns));
-  if (o.span_ns > 0) span_ns.push_back(static_cast<double>(o.span_ns));
 }
 
 void Samples::add(const CallOutcome& o, const std::optional<DeviceTelemetry>& t) {
@@ -59,7 +58,6 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
     if (graph > 1) {  // per call
       o.runner_ns /= graph;
       o.all_work_ns /= graph;
-      o.span_ns /= graph;
       o.host_seconds /= graph;
       if (o.runner_cpu_ns >= 0) o.runner_cpu_ns /= graph;
     }

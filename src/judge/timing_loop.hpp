@@ -29,7 +29,6 @@ struct Samples {
   std::vector<double> host_ns;      // the judge's clock around the request (IPC included)
   std::vector<double> cpu_ns;       // CPU time the runner's process used (from the kernel)
   std::vector<double> all_work_ns;  // until the whole device was idle again
-  std::vector<double> span_ns;      // the device's own span of the call's work, where known
   std::vector<DeviceTelemetry> telemetry;  // the device's state after each kept call, where read
   uint64_t reasons_seen = 0;  // every throttle reason of any reading, set-aside calls' included
   int slowdown = 0;           // calls taken while the device reported a slowdown

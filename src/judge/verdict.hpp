@@ -38,9 +38,6 @@ struct Timing {
   SampleSummary candidate;        // nanoseconds per call
   std::optional<SampleSummary> baseline;
   double host_median_ns = 0;      // the judge's own clock around the candidate's calls
-  // The device's own timestamps of the candidate's work (CUPTI), without the launch and event
-  // overhead of the timed window; what Nsight Compute's gpu__time_duration sees. Information.
-  std::optional<double> span_median_ns;
   std::string stop_reason;        // converged | max_samples | max_seconds
   std::optional<double> speedup;  // baseline median / candidate median
   double gflops = 0;              // from the task's flops expression

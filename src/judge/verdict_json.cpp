@@ -62,7 +62,6 @@ json shape_json(const ShapeVerdict& s) {
     const Timing& t = *s.timing;
     j["timing"] = summary_json(t.candidate);
     j["timing"]["host_median_ns"] = t.host_median_ns;
-    j["timing"]["span_median_ns"] = optional_number(t.span_median_ns);
     j["timing"]["stop_reason"] = t.stop_reason;
     j["timing"]["cold_cache"] = t.cold_cache;
     j["timing"]["mode"] = t.graph_launches > 0 ? "graph" : "single";

@@ -28,7 +28,6 @@
 
 #include "backends/cuda/cuda_errors.cuh"
 #include "backends/cuda/hold_kernel.cuh"
-#include "backends/cuda/kernel_span.cuh"
 #include "backends/cuda/l2_flush.cuh"
 #include "backends/runner_io.hpp"
 
@@ -142,10 +141,6 @@ int main(int argc, char** argv) {
   check_setup(cudaEventCreate(&start), "cudaEventCreate");
   check_setup(cudaEventCreate(&stop), "cudaEventCreate");
 
-  // The device's own timestamps of each call (information beside the event time). Not with a
-  // tool attached (--no-hold: compute-sanitizer or Nsight Compute own the profiling interface).
-  arena::cuda::KernelSpan span;
-  if (hold) span.init();
   arena::runner::InvokeFn invoke = arena::runner::load_solution(argv[1]);
   reply_ok();
 
@@ -224,7 +219,6 @@ int main(int argc, char** argv) {
                      " (it must only enqueue work on `stream`: no allocation, synchronization or host callbacks)",
                  arena::protocol::kExitLaunch);
         }
-        span.begin();
         *reinterpret_cast<volatile int*>(release_host) = 0;
         if (hold_now) {
           cudaMemsetAsync(gave_up, 0, sizeof(int), stream);
@@ -244,7 +238,6 @@ int main(int argc, char** argv) {
         cudaError_t on_stream = cudaStreamSynchronize(stream);
         cudaError_t on_device = cudaDeviceSynchronize();  // also waits for work on any other stream
         uint64_t t1 = now_ns();
-        const uint64_t span_ns = span.end();
         if (launch != cudaSuccess) fail_cuda("at launch", launch);
         if (on_stream != cudaSuccess) fail_cuda("while running", on_stream);
         if (on_device != cudaSuccess) fail_cuda("while running", on_device);
@@ -261,7 +254,6 @@ int main(int argc, char** argv) {
         Reply r;
         r.elapsed_ns = static_cast<uint64_t>(static_cast<double>(ms) * 1e6);
         r.all_work_ns = t1 - t0;
-        r.span_ns = span_ns;
         send_reply(r);
         break;
       }
