@@ -4,6 +4,11 @@
 
 namespace arena {
 
+std::optional<double> Timing::speedup_uncertainty() const {
+  if (!speedup || !baseline) return std::nullopt;
+  return std::hypot(candidate.relative_ci_half_width(), baseline->relative_ci_half_width());
+}
+
 std::string_view failure_class_name(FailureClass c) {
   switch (c) {
     case FailureClass::kNone:

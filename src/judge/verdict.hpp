@@ -40,6 +40,8 @@ struct Timing {
   double host_median_ns = 0;      // the judge's own clock around the candidate's calls
   std::string stop_reason;        // converged | max_samples | max_seconds
   std::optional<double> speedup;  // baseline median / candidate median
+  // How uncertain the speedup is, relative: the two medians' CI half-widths combined.
+  std::optional<double> speedup_uncertainty() const;
   double gflops = 0;              // from the task's flops expression
   double gbytes_per_s = 0;        // from the task's bytes expression
   std::optional<double> roofline_fraction;  // needs a device peak table

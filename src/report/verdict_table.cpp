@@ -37,6 +37,13 @@ std::string render_verdict(const Verdict& v) {
   out += t.render();
   for (const auto& s : v.shapes)
     if (!s.correct) out += "  " + s.shape.label() + ": " + std::string(failure_class_name(s.failure)) + ": " + s.message + "\n";
+  for (const auto& s : v.shapes) {
+    auto u = s.timing ? s.timing->speedup_uncertainty() : std::nullopt;
+    if (u && *u > 0.02)
+      out += "  note at " + s.shape.label() + ": the speedup is only known to ±" + format_number(100 * *u, 2) +
+             "% (candidate ±" + format_number(100 * s.timing->candidate.relative_ci_half_width(), 2) + "%, baseline ±" +
+             format_number(100 * s.timing->baseline->relative_ci_half_width(), 2) + "%); a larger --max-time narrows it\n";
+  }
   for (const auto& f : v.flags)
     out += "  flag " + f.name + (f.shape.empty() ? "" : " at " + f.shape) + ": " + f.reason +
            (f.voids_speedup ? " (speedup not counted)" : "") + "\n";

@@ -38,6 +38,9 @@ TEST(Eval, StarterIsCorrectAndTheVerdictIsComplete) {
     EXPECT_GE(t["ci95_high_ns"].get<double>(), t["median_ns"].get<double>());
     EXPECT_TRUE(t["baseline"].is_object());
     EXPECT_GT(t["speedup"].get<double>(), 0);
+    // Both medians' CIs combined: at least the candidate's own.
+    const double cand_ci = (t["ci95_high_ns"].get<double>() - t["ci95_low_ns"].get<double>()) / (2 * t["median_ns"].get<double>());
+    EXPECT_GE(t["speedup_uncertainty"].get<double>(), cand_ci * 0.999);
     EXPECT_GT(t["gbytes_per_s"].get<double>(), 0);
   }
   EXPECT_NE(r.output.find("result: correct"), std::string::npos) << r.output;
