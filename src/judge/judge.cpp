@@ -334,18 +334,19 @@ class Judge {
     for (const auto& f : v_.flags) baseline_ok = baseline_ok && !(f.name == "baseline_incorrect" && f.shape == shape.label());
     if (!r.baseline.runner_ns.empty()) tm.baseline = summarize(r.baseline.runner_ns);
     if (baseline_ok && tm.candidate.median > 0) tm.speedup = tm.baseline->median / tm.candidate.median;
-    Bindings b = task_.bind(shape);
+    const Bindings b = task_.bind(shape);
+    const double flops = task_.flops.eval(b), bytes = task_.bytes.eval(b);
     double secs = tm.candidate.median * 1e-9;
     if (secs > 0) {
-      tm.gflops = task_.flops.eval(b) / secs * 1e-9;
-      tm.gbytes_per_s = task_.bytes.eval(b) / secs * 1e-9;
+      tm.gflops = flops / secs * 1e-9;
+      tm.gbytes_per_s = bytes / secs * 1e-9;
       if (auto peaks = backend_.peaks()) {
-        Roofline roof = compute_roofline(task_.flops.eval(b), task_.bytes.eval(b), compute_dtype(), *peaks,
+        Roofline roof = compute_roofline(flops, bytes, compute_dtype(), *peaks,
                                          tm.candidate.median, roofline_cold);
         tm.roofline_fraction = roof.fraction;
         tm.roofline_floor_ns = roof.floor_ns;
         if (tm.baseline && tm.baseline->median > 0)
-          tm.baseline_roofline_fraction = compute_roofline(task_.flops.eval(b), task_.bytes.eval(b), compute_dtype(),
+          tm.baseline_roofline_fraction = compute_roofline(flops, bytes, compute_dtype(),
                                                            *peaks, tm.baseline->median, roofline_cold)
                                               .fraction;
         if (roof.impossible)

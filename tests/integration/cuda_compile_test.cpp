@@ -30,6 +30,14 @@ TEST(CudaCompile, EveryCudaTaskStarterAndReferenceCompiles) {
   EXPECT_GE(cuda, 8) << "the eight core CUDA tasks";
 }
 
+// A backend of the build under test, with the tests' compile cache.
+std::unique_ptr<Backend> test_backend(const std::string& name) {
+  BackendOptions o;
+  o.cache_dir = std::filesystem::path(ARENA_BIN).parent_path() / "test-compile-cache";
+  o.runner_dir = std::filesystem::path(ARENA_BIN).parent_path();
+  return make_backend(name, o);
+}
+
 TEST(CudaCompile, ExpertsLinkTheirLibrariesAndSolutionsMayNot) {
   int experts = 0;
   for (const auto& id : list_task_ids(source_path("tasks"))) {
@@ -37,10 +45,7 @@ TEST(CudaCompile, ExpertsLinkTheirLibrariesAndSolutionsMayNot) {
     Task task = load_task(source_path("tasks/" + id));
     if (!task.expert) continue;
     ++experts;
-    BackendOptions o;
-    o.cache_dir = std::filesystem::path(ARENA_BIN).parent_path() / "test-compile-cache";
-    o.runner_dir = std::filesystem::path(ARENA_BIN).parent_path();
-    auto cuda = make_backend("cuda", o);
+    auto cuda = test_backend("cuda");
     std::string source = read_file(*task.expert);
     CompileResult as_expert = cuda->compile(task, source, task.all_libraries());
     EXPECT_TRUE(as_expert.ok) << id << ": " << as_expert.log;
@@ -59,10 +64,7 @@ TEST(CudaCompile, HostReferencesCompileForTheCpu) {
     if (id.rfind("cuda/", 0) != 0) continue;
     Task task = load_task(source_path("tasks/" + id));
     ASSERT_TRUE(task.host_reference) << id << " has no host_reference to validate its reference with";
-    BackendOptions o;
-    o.cache_dir = std::filesystem::path(ARENA_BIN).parent_path() / "test-compile-cache";
-    o.runner_dir = std::filesystem::path(ARENA_BIN).parent_path();
-    CompileResult r = make_backend("cpu", o)->compile(task, read_file(*task.host_reference), {});
+    CompileResult r = test_backend("cpu")->compile(task, read_file(*task.host_reference), {});
     EXPECT_TRUE(r.ok) << id << ": " << r.log;
     ++checked;
   }
