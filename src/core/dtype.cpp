@@ -22,6 +22,7 @@ constexpr DTypeInfo kInfo[] = {
     {DType::kFp8E4m3, "fp8-e4m3", 1, true, "arena_fp8_e4m3", "__nv_fp8_e4m3"},
     {DType::kInt32, "int32", 4, false, "int32_t", "int32_t"},
     {DType::kInt8, "int8", 1, false, "int8_t", "int8_t"},
+    {DType::kUint8, "uint8", 1, false, "uint8_t", "uint8_t"},
 };
 
 const DTypeInfo& info(DType t) {
@@ -165,6 +166,8 @@ double load_element(DType t, const void* data, size_t i) {
       return static_cast<const int32_t*>(data)[i];
     case DType::kInt8:
       return static_cast<const int8_t*>(data)[i];
+    case DType::kUint8:
+      return static_cast<const uint8_t*>(data)[i];
   }
   return 0;
 }
@@ -189,6 +192,9 @@ void store_element(DType t, void* data, size_t i, double v) {
       break;
     case DType::kInt8:
       static_cast<int8_t*>(data)[i] = static_cast<int8_t>(std::llround(v));
+      break;
+    case DType::kUint8:
+      static_cast<uint8_t*>(data)[i] = static_cast<uint8_t>(std::llround(v));
       break;
   }
 }

@@ -8,9 +8,9 @@
 
 namespace arena {
 
-enum class DType { kFp32, kFp16, kBf16, kFp8E4m3, kInt32, kInt8 };
+enum class DType { kFp32, kFp16, kBf16, kFp8E4m3, kInt32, kInt8, kUint8 };
 
-// Parses the task.yaml spelling ("fp32", "fp16", "bf16", "fp8-e4m3", "int32", "int8").
+// Parses the task.yaml spelling ("fp32", "fp16", "bf16", "fp8-e4m3", "int32", "int8", "uint8").
 // Returns false for an unknown name.
 bool parse_dtype(std::string_view name, DType* out);
 std::string_view dtype_name(DType t);

@@ -18,7 +18,10 @@ enum class Role { kInput, kOutput };
 // How input values are drawn. Every call also draws a random offset in [-offset, offset] and a
 // random scale in [1/scale, scale] per tensor, so constant or zero outputs cannot pass.
 struct Distribution {
-  enum class Kind { kUniform, kNormal, kInteger };
+  // kDistinct: uniform in [low, high), every value of a row (the last dimension) different, for
+  // tasks whose answer depends on order (top-k). kOffsets: a 1-D tensor of n + 1 non-decreasing
+  // integers from 0 to `total` (CSR row pointers), rows of random lengths.
+  enum class Kind { kUniform, kNormal, kInteger, kDistinct, kOffsets };
   Kind kind = Kind::kUniform;
   double low = -1;   // uniform and integer
   double high = 1;
@@ -30,6 +33,7 @@ struct Distribution {
   // table of `vocab` rows: {kind: integer, low: 0, high: "vocab - 1"}. Empty: the numbers above.
   Expr low_expr;
   Expr high_expr;
+  Expr total_expr;  // kOffsets: the last offset, an expression over the params (e.g. "nnz")
 
   // The bounds at one shape.
   double low_at(const Bindings& b) const { return low_expr.empty() ? low : low_expr.eval(b); }

@@ -115,13 +115,13 @@ Distribution read_distribution(const Field& f, DType dtype) {
   Distribution d;
   if (!dtype_is_float(dtype)) {
     d.kind = Distribution::Kind::kInteger;
-    d.low = dtype == DType::kInt8 ? -100 : -1000;
-    d.high = -d.low;
+    d.low = dtype == DType::kInt8 ? -100 : dtype == DType::kUint8 ? 0 : -1000;
+    d.high = dtype == DType::kUint8 ? 255 : -d.low;
     d.offset = 0;
     d.scale = 1;
   }
   if (!f.node().IsDefined() || f.node().IsNull()) return d;
-  f.only({"kind", "low", "high", "mean", "std", "offset", "scale"});
+  f.only({"kind", "low", "high", "mean", "std", "offset", "scale", "total"});
   if (f.has("kind")) {
     std::string k = f.at("kind").str();
     if (k == "uniform") {
@@ -132,10 +132,21 @@ Distribution read_distribution(const Field& f, DType dtype) {
       d.kind = Distribution::Kind::kInteger;
       d.offset = 0;
       d.scale = 1;
+    } else if (k == "distinct") {
+      if (!dtype_is_float(dtype)) f.at("kind").fail("distinct is for float tensors (use integer for " + std::string(dtype_name(dtype)) + ")");
+      d.kind = Distribution::Kind::kDistinct;
+    } else if (k == "offsets") {
+      if (dtype != DType::kInt32) f.at("kind").fail("offsets are int32 (CSR row pointers); make the tensor int32");
+      if (!f.has("total")) f.fail("kind: offsets needs 'total', the last offset (e.g. total: nnz)");
+      d.kind = Distribution::Kind::kOffsets;
+      d.offset = 0;
+      d.scale = 1;
+      d.total_expr = f.at("total").expr();
     } else {
-      f.at("kind").fail("unknown distribution '" + k + "' (known: uniform, normal, integer)");
+      f.at("kind").fail("unknown distribution '" + k + "' (known: uniform, normal, integer, distinct, offsets)");
     }
   }
+  if (f.has("total") && d.kind != Distribution::Kind::kOffsets) f.at("total").fail("'total' is only for kind: offsets");
   // A bound is a number, or (integer kind) an expression over the params.
   auto bound = [&](const char* key, double& value, Expr& expr) {
     if (!f.has(key)) return;
@@ -216,6 +227,7 @@ Tolerance default_tolerance(DType t) {
       return {6.25e-2, 6.25e-2};
     case DType::kInt32:
     case DType::kInt8:
+    case DType::kUint8:
       return {0, 0};
   }
   return {};
@@ -312,6 +324,9 @@ Task load_task(const fs::path& dir_in) {
       Field df = f.at("distribution");
       if (!ts.distribution.low_expr.empty()) check_names(df.at("low"), ts.distribution.low_expr, param_names);
       if (!ts.distribution.high_expr.empty()) check_names(df.at("high"), ts.distribution.high_expr, param_names);
+      if (!ts.distribution.total_expr.empty()) check_names(df.at("total"), ts.distribution.total_expr, param_names);
+      if (ts.distribution.kind == Distribution::Kind::kOffsets && ts.shape.size() != 1)
+        f.at("shape").fail("a tensor of offsets is 1-D: [rows + 1]");
     }
     t.tensors.push_back(std::move(ts));
   }
@@ -429,6 +444,8 @@ Task load_task(const fs::path& dir_in) {
         const Distribution& d = ts.distribution;
         if (d.low_at(t.bind(s)) > d.high_at(t.bind(s)))
           throw ExprError("tensor '" + ts.name + "': its distribution's low exceeds its high here");
+        if (!d.total_expr.empty() && d.total_expr.eval(t.bind(s)) < 0)
+          throw ExprError("tensor '" + ts.name + "': its offsets' total is negative here");
       }
       Bindings b = t.bind(s);
       t.flops.eval(b);

@@ -24,6 +24,7 @@ Poison make_poison(DType t, uint64_t nonce) {
       p.bits = static_cast<uint32_t>(nonce * 0x9E3779B1u) | 0x40000001u;  // odd, large
       break;
     case DType::kInt8:
+    case DType::kUint8:
       p.bits = static_cast<uint8_t>(nonce * 0x9Du);
       break;
   }

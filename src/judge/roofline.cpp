@@ -21,6 +21,7 @@ double rate_tflops(DType dtype, const DevicePeaks& p) {
     case DType::kFp8E4m3:
       return p.fp8_tflops;
     case DType::kInt8:
+    case DType::kUint8:
       return p.int8_tops;
     case DType::kFp32:
     case DType::kInt32:

@@ -58,9 +58,10 @@ TEST(DType, Fp8E4m3CoversItsRange) {
 
 TEST(DType, LoadsAndStoresEveryType) {
   unsigned char buf[16] = {};
-  for (DType t : {DType::kFp32, DType::kFp16, DType::kBf16, DType::kFp8E4m3, DType::kInt32, DType::kInt8}) {
-    store_element(t, buf, 1, -3.0);
-    EXPECT_EQ(load_element(t, buf, 1), -3.0) << dtype_name(t);
+  for (DType t : {DType::kFp32, DType::kFp16, DType::kBf16, DType::kFp8E4m3, DType::kInt32, DType::kInt8, DType::kUint8}) {
+    const double v = t == DType::kUint8 ? 200.0 : -3.0;  // uint8 holds 0..255
+    store_element(t, buf, 1, v);
+    EXPECT_EQ(load_element(t, buf, 1), v) << dtype_name(t);
   }
 }
 

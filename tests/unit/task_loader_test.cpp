@@ -158,5 +158,73 @@ TEST(TaskLoader, ExpressionBoundsAreCheckedAndOnlyForIntegers) {
             std::string::npos);
 }
 
+TEST(TaskLoader, DistinctValuesDifferWithinEveryRow) {
+  // Rows of 1000 (visible n = 1000 as one row) and of 4097: no two values of a row are equal.
+  const std::string yaml = replace(valid_task_yaml(), "{name: b, dtype: fp32, role: input, shape: [n]}",
+                                   "{name: b, dtype: fp32, role: input, shape: [n], distribution: {kind: distinct}}");
+  TempTask t(yaml);
+  Task task = load_task(t.dir());
+  EXPECT_EQ(task.tensors[1].distribution.kind, Distribution::Kind::kDistinct);
+  for (const auto& shape : task.visible) {
+    std::vector<HostBuffer> in = generate_inputs(task, shape, 7);
+    const auto* v = reinterpret_cast<const float*>(in[1].data());
+    std::vector<float> sorted(v, v + shape.params.at("n"));
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end()) << shape.label();
+    EXPECT_LT(sorted.front(), -0.2f);  // spread over the range, not bunched
+    EXPECT_GT(sorted.back(), 0.2f);
+    std::vector<HostBuffer> again = generate_inputs(task, shape, 7);
+    EXPECT_EQ(in[1], again[1]) << "the same seed gives the same values";
+  }
+  EXPECT_NE(load_error(replace(valid_task_yaml(), "{name: b, dtype: fp32, role: input, shape: [n]}",
+                               "{name: b, dtype: int32, role: input, shape: [n], distribution: {kind: distinct}}"))
+                .find("distinct is for float tensors"),
+            std::string::npos);
+}
+
+TEST(TaskLoader, OffsetsAreCsrRowPointersEndingAtTheirTotal) {
+  // n + 1 row pointers over n rows, nnz = 3 n entries: 0 first, 3 n last, never decreasing.
+  std::string yaml = replace(valid_task_yaml(), "{name: b, dtype: fp32, role: input, shape: [n]}",
+                             "{name: b, dtype: fp32, role: input, shape: [n]}\n"
+                             "  - {name: ptr, dtype: int32, role: input, shape: [n + 1], distribution: {kind: offsets, total: \"3 * n\"}}");
+  TempTask t(yaml);
+  Task task = load_task(t.dir());
+  for (const auto& shape : task.visible) {
+    const int64_t n = shape.params.at("n");
+    std::vector<HostBuffer> in = generate_inputs(task, shape, 11);
+    const auto* p = reinterpret_cast<const int32_t*>(in[2].data());
+    EXPECT_EQ(p[0], 0);
+    EXPECT_EQ(p[n], 3 * n);
+    int64_t longest = 0, empty = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      ASSERT_LE(p[i], p[i + 1]) << "at row " << i;
+      longest = std::max<int64_t>(longest, p[i + 1] - p[i]);
+      empty += p[i + 1] == p[i];
+    }
+    EXPECT_GT(longest, 12) << "some rows are much longer than the mean of 3";
+    EXPECT_GT(empty, 0) << "some rows are empty";
+  }
+  EXPECT_NE(load_error(replace(valid_task_yaml(), "{name: b, dtype: fp32, role: input, shape: [n]}",
+                               "{name: b, dtype: int32, role: input, shape: [n], distribution: {kind: offsets}}"))
+                .find("needs 'total'"),
+            std::string::npos);
+  EXPECT_NE(load_error(replace(valid_task_yaml(), "{name: b, dtype: fp32, role: input, shape: [n]}",
+                               "{name: b, dtype: fp32, role: input, shape: [n], distribution: {kind: offsets, total: n}}"))
+                .find("offsets are int32"),
+            std::string::npos);
+}
+
+TEST(TaskLoader, Uint8InputsCoverTheWholeByteRangeByDefault) {
+  TempTask t(replace(valid_task_yaml(), "{name: b, dtype: fp32, role: input, shape: [n]}",
+                     "{name: b, dtype: uint8, role: input, shape: [n]}"));
+  Task task = load_task(t.dir());
+  std::vector<HostBuffer> in = generate_inputs(task, task.visible[1], 3);
+  const auto* v = reinterpret_cast<const uint8_t*>(in[1].data());
+  int lo = 255, hi = 0;
+  for (int i = 0; i < 4097; ++i) lo = std::min<int>(lo, v[i]), hi = std::max<int>(hi, v[i]);
+  EXPECT_EQ(lo, 0);
+  EXPECT_EQ(hi, 255);
+}
+
 }  // namespace
 }  // namespace arena
