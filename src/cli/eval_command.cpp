@@ -11,6 +11,7 @@
 #include "core/subprocess.hpp"
 #include "core/task_catalog.hpp"
 #include "core/task_loader.hpp"
+#include "judge/heldout_generator.hpp"
 #include "judge/judge.hpp"
 #include "judge/random.hpp"
 #include "judge/verdict_json.hpp"
@@ -37,14 +38,18 @@ struct EvalOptions {
   int seeds_per_shape = 2;
 };
 
-std::vector<JudgedShape> pick_shapes(const Task& task, const std::string& which) {
+// Visible shapes as declared; held-out ones drawn by the generator from the task's rules and
+// the eval's seed (secret unless --seed), so a verdict's seed reproduces them.
+std::vector<JudgedShape> pick_shapes(const Task& task, const std::string& which, uint64_t seed) {
   std::vector<JudgedShape> out;
   if (which == "visible" || which == "all")
-    for (const auto& s : task.visible) out.push_back({s, "visible"});
+    for (const auto& s : task.visible) out.push_back({s, "visible", ""});
   if (which == "heldout" || which == "all") {
-    if (task.heldout.shapes.empty())
-      throw InputError(task.file.string() + ": field 'heldout.shapes': the task declares no held-out shapes to judge");
-    for (const auto& s : task.heldout.shapes) out.push_back({s, "heldout"});
+    auto drawn = generate_heldout(task, seed);
+    if (drawn.empty())
+      throw InputError(task.file.string() + ": field 'heldout': the rules give no held-out shape (declare 'shapes' or "
+                       "'categories' with a 'count')");
+    for (const auto& h : drawn) out.push_back({h.shape, "heldout", h.category});
   }
   for (const auto& js : out) {
     auto problems = task.shape_problems(js.shape);
@@ -106,14 +111,16 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
   std::string source = read_file(o.solution);
 
   JudgeOptions jo;
+  jo.seed_was_given = !o.seed.empty();
+  jo.seed = jo.seed_was_given ? parse_seed(o.seed) : secret_seed();
   if (o.explicit_shapes.empty()) {
-    jo.shapes = pick_shapes(task, o.shapes);
+    jo.shapes = pick_shapes(task, o.shapes, jo.seed);
   } else {
     for (const auto& text : o.explicit_shapes) {
       Shape s = parse_shape_arg(task, text);
       auto problems = task.shape_problems(s);
       if (!problems.empty()) throw InputError("--shape '" + text + "' is not legal for " + task.id + ": " + problems[0]);
-      jo.shapes.push_back({s, "custom"});
+      jo.shapes.push_back({s, "custom", ""});
     }
   }
   if (o.baseline == "expert") {
@@ -127,8 +134,6 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
     jo.baseline = o.baseline;
     jo.baseline_libraries = task.libraries;
   }
-  jo.seed_was_given = !o.seed.empty();
-  jo.seed = jo.seed_was_given ? parse_seed(o.seed) : secret_seed();
   jo.seeds_per_shape = o.seeds_per_shape;
   jo.timing = !o.no_timing;
   jo.compile_only = o.compile_only;

@@ -1,5 +1,6 @@
 // arena tasks: list, show and check the tasks.
 
+#include <algorithm>
 #include <iostream>
 
 #include "cli/commands.hpp"
@@ -9,6 +10,7 @@
 #include "core/subprocess.hpp"
 #include "core/task_catalog.hpp"
 #include "core/task_loader.hpp"
+#include "judge/heldout_generator.hpp"
 #include "judge/judge.hpp"
 #include "judge/random.hpp"
 #include "judge/reference_validation.hpp"
@@ -22,6 +24,7 @@ struct TasksOptions {
   std::string suite;
   std::string name;
   std::vector<std::string> names;
+  std::optional<uint64_t> seed;  // show: also the held-out shapes this seed draws
 };
 
 std::vector<std::string> ids_for(const TasksOptions& o, const std::filesystem::path& root) {
@@ -72,6 +75,12 @@ int run_show(const TasksOptions& o, const GlobalOptions& g) {
   for (const auto& s : t.visible) std::cout << "  " << s.label() << "\n";
   std::cout << "\nheld-out: " << t.heldout.shapes.size() << " declared shapes, categories";
   for (const auto& c : t.heldout.categories) std::cout << " " << c;
+  std::cout << ", " << t.heldout.count << " drawn per seed";
+  if (auto largest = largest_legal_shape(t)) std::cout << "\nlargest legal shape: " << largest->label();
+  if (o.seed) {
+    std::cout << "\nheld-out shapes of seed " << *o.seed << ":";
+    for (const auto& h : generate_heldout(t, *o.seed)) std::cout << "\n  " << h.shape.label() << "  (" << h.category << ")";
+  }
   std::cout << "\nfiles: " << t.starter.filename().string() << " (starter), " << t.reference.filename().string()
             << " (reference), " << t.baseline.filename().string() << " (baseline)\n";
   return kExitCorrect;
@@ -107,16 +116,22 @@ std::vector<std::string> check_task(const std::string& id, const std::filesystem
     reference_note = "no host reference";
   }
 
+  // The starter is the baseline of every held-out eval: it must also hold at the largest shape
+  // the held-out rules can draw (judged without timing, like the visible ones).
   JudgeOptions jo;
-  for (const auto& s : t.visible) jo.shapes.push_back({s, "visible"});
+  for (const auto& s : t.visible) jo.shapes.push_back({s, "visible", ""});
+  auto largest = largest_legal_shape(t);
+  if (!largest) problems.push_back("no visible shape is legal, so the held-out rules have no largest shape");
+  if (largest && std::find(t.visible.begin(), t.visible.end(), *largest) == t.visible.end())
+    jo.shapes.push_back({*largest, "heldout", "largest"});
   jo.seed = seed;
   jo.timing = false;
   Verdict v = judge_solution(t, *backend, t.starter.string(), read_file(t.starter), jo);
   if (!v.compile.ok) problems.push_back("the starter does not compile:\n" + v.compile.log);
   for (const auto& s : v.shapes)
     if (!s.correct)
-      problems.push_back("the starter fails at " + s.shape.label() + ": " + std::string(failure_class_name(s.failure)) +
-                         ": " + s.message);
+      problems.push_back("the starter fails at " + std::string(s.category == "largest" ? "the largest legal shape " : "") +
+                         s.shape.label() + ": " + std::string(failure_class_name(s.failure)) + ": " + s.message);
   if (!v.internal_error.empty()) problems.push_back("internal error: " + v.internal_error);
   return problems;
 }
@@ -159,8 +174,9 @@ Runner add_tasks_command(CLI::App& app, const GlobalOptions& global) {
   list->add_option("--suite", o->suite, "Only the tasks of this suite (tasks/suites.yaml)");
   CLI::App* show = cmd->add_subcommand("show", "Show one task: signature, params, tensors, shapes");
   show->add_option("name", o->name, "Task name or directory")->required();
+  show->add_option("--seed", o->seed, "Also list the held-out shapes this seed draws (as arena eval --shapes heldout --seed)");
   CLI::App* check = cmd->add_subcommand(
-      "check", "Prove tasks sound: legal shapes, sane tolerances, degenerate outputs rejected, starter == reference");
+      "check", "Prove tasks sound: legal shapes, sane tolerances, degenerate outputs rejected, reference validated, starter == reference on the visible shapes and the largest legal one");
   check->add_option("names", o->names, "Task names (default: all, or --suite)");
   check->add_option("--suite", o->suite, "Check the tasks of this suite");
   check->footer("Exit codes: 0 all sound, 1 some task has problems, 2 input error, 3 internal error.");

@@ -134,6 +134,7 @@ class Judge {
     ShapeVerdict sv;
     sv.shape = js.shape;
     sv.set = js.set;
+    sv.category = js.category;
     const Shape& shape = js.shape;
 
     double t = now_seconds();

@@ -17,7 +17,8 @@ namespace arena {
 
 struct JudgedShape {
   Shape shape;
-  std::string set;  // "visible" | "heldout" | "custom" (--shape)
+  std::string set;       // "visible" | "heldout" | "custom" (--shape)
+  std::string category;  // held-out: which category of the generator drew it
 };
 
 struct JudgeOptions {

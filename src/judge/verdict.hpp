@@ -56,7 +56,8 @@ struct Timing {
 
 struct ShapeVerdict {
   Shape shape;
-  std::string set;  // "visible" | "heldout" | "custom" (--shape)
+  std::string set;       // "visible" | "heldout" | "custom" (--shape)
+  std::string category;  // held-out: the generator's category (edge, scale_up, largest, ...)
   bool correct = false;
   FailureClass failure = FailureClass::kNone;
   std::string message;  // one readable sentence or paragraph about the failure

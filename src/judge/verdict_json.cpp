@@ -49,6 +49,7 @@ json check_json(const OutputCheck& c) {
 json shape_json(const ShapeVerdict& s) {
   json j = {{"params", s.shape.params},
             {"set", s.set},
+            {"category", s.category.empty() ? json(nullptr) : json(s.category)},
             {"status", s.correct ? "pass" : "fail"},
             {"failure_class", s.correct ? json(nullptr) : json(failure_class_name(s.failure))},
             {"message", s.message},

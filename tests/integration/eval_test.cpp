@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "arena_cli.hpp"
 
 namespace arena {
@@ -86,15 +88,34 @@ TEST(Eval, SameSeedGivesTheSameInputSeedsAndResults) {
   EXPECT_NE(c.verdict["shapes"][0]["seeds"], a.verdict["shapes"][0]["seeds"]);
 }
 
-TEST(Eval, HeldoutShapesAreJudgedAndLabelled) {
-  auto r = run_arena({"-q", "eval", "-t", "cpu/transpose_f32", "-s", source_path("tasks/cpu/transpose_f32/starter.cpp"),
-                      "--no-timing", "--shapes", "all"},
+TEST(Eval, HeldoutShapesAreDrawnFromTheSeedJudgedAndLabelled) {
+  // prefix_sum's largest legal shape is visible, so its held-out shapes judge quickly.
+  auto eval = [](const std::string& seed) {
+    return run_arena({"-q", "eval", "-t", "cpu/prefix_sum_i32", "-s", source_path("tasks/cpu/prefix_sum_i32/starter.cpp"),
+                      "--no-timing", "--shapes", "all", "--seed", seed},
                      true);
+  };
+  auto r = eval("17");
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  int heldout = 0;
-  for (const auto& s : r.verdict["shapes"]) heldout += s["set"] == "heldout" ? 1 : 0;
-  EXPECT_GT(heldout, 0);
+  std::vector<std::string> heldout, categories;
+  for (const auto& s : r.verdict["shapes"]) {
+    if (s["set"] != "heldout") continue;
+    heldout.push_back(s["params"].dump());
+    categories.push_back(s["category"].get<std::string>());
+  }
+  EXPECT_GE(heldout.size(), 8u) << "the declared production shapes and count: 8 drawn";
+  for (const char* c : {"production", "edge", "scale_down", "alignment"})
+    EXPECT_NE(std::find(categories.begin(), categories.end(), c), categories.end()) << c;
   EXPECT_EQ(r.verdict["summary"]["correct_heldout"], true);
+  // The seed in the verdict reproduces the shapes; another seed draws others.
+  auto again = eval("17"), other = eval("18");
+  std::vector<std::string> same, different;
+  for (const auto& s : again.verdict["shapes"])
+    if (s["set"] == "heldout") same.push_back(s["params"].dump());
+  for (const auto& s : other.verdict["shapes"])
+    if (s["set"] == "heldout") different.push_back(s["params"].dump());
+  EXPECT_EQ(same, heldout);
+  EXPECT_NE(different, heldout);
 }
 
 TEST(Eval, EveryCpuTaskJudgesItsReferenceCorrect) {
