@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/context.hpp"
+#include "cli/tasks_table.hpp"
 #include "core/error.hpp"
 #include "core/signature.hpp"
 #include "core/subprocess.hpp"
@@ -46,7 +47,7 @@ int run_list(const TasksOptions& o, const GlobalOptions& g) {
   Table t({"task", "category", "visible shapes", "description"});
   for (const auto& id : ids_for(o, root)) {
     Task task = load_task(resolve_task(id, root));
-    t.add_row({task.id, task.category, std::to_string(task.visible.size()), task.description});
+    t.add_row({task.id, task.category + (task.stub ? " + spec2cuda" : ""), std::to_string(task.visible.size()), task.description});
   }
   std::cout << t.render();
   return kExitCorrect;
@@ -81,7 +82,7 @@ int run_show(const TasksOptions& o, const GlobalOptions& g) {
     std::cout << "\nheld-out shapes of seed " << *o.seed << ":";
     for (const auto& h : generate_heldout(t, *o.seed)) std::cout << "\n  " << h.shape.label() << "  (" << h.category << ")";
   }
-  std::cout << "\nfiles: " << t.starter.filename().string() << " (starter), " << t.reference.filename().string()
+  std::cout << "\nfiles: " << (t.stub ? t.stub->filename().string() + " (spec2cuda stub), " : "") << t.starter.filename().string() << " (starter), " << t.reference.filename().string()
             << " (reference), " << t.baseline.filename().string() << " (baseline)\n";
   return kExitCorrect;
 }
@@ -133,6 +134,18 @@ std::vector<std::string> check_task(const std::string& id, const std::filesystem
       problems.push_back("the starter fails at " + std::string(s.category == "largest" ? "the largest legal shape " : "") +
                          s.shape.label() + ": " + std::string(failure_class_name(s.failure)) + ": " + s.message);
   if (!v.internal_error.empty()) problems.push_back("internal error: " + v.internal_error);
+
+  // A spec2cuda stub compiles (the agent starts from it) and fails (it is not a solution).
+  if (t.stub) {
+    JudgeOptions so;
+    so.shapes = {jo.shapes.front()};
+    so.seed = seed;
+    so.timing = false;
+    Verdict sv = judge_solution(t, *backend, t.stub->string(), read_file(*t.stub), so);
+    if (!sv.compile.ok) problems.push_back("the spec2cuda stub does not compile:\n" + sv.compile.log);
+    else if (!sv.shapes.empty() && sv.shapes.front().correct)
+      problems.push_back("the spec2cuda stub is judged correct at " + sv.shapes.front().shape.label() + ": a stub must not solve the task");
+  }
   return problems;
 }
 
@@ -180,9 +193,25 @@ Runner add_tasks_command(CLI::App& app, const GlobalOptions& global) {
   check->add_option("names", o->names, "Task names (default: all, or --suite)");
   check->add_option("--suite", o->suite, "Check the tasks of this suite");
   check->footer("Exit codes: 0 all sound, 1 some task has problems, 2 input error, 3 internal error.");
-  return [o, &global, list, show, check]() {
+  auto to = std::make_shared<TasksTableOptions>();
+  CLI::App* table = cmd->add_subcommand(
+      "table", "Time each task's starter and expert at its largest visible shape: medians and roofline fractions");
+  table->add_option("names", o->names, "Task names (default: all, or --suite)");
+  table->add_option("--suite", o->suite, "The tasks of this suite");
+  table->add_option("--markdown", to->markdown, "Also write the table as a Markdown page (docs/tasks.md)");
+  table->add_option("--json", to->json, "Also write every verdict as a JSON array");
+  table->add_option("--max-time", to->max_time_s, "Seconds of timing per task at most")->capture_default_str();
+  table->footer("Exit codes: 0 every starter judged and timed, 1 some failed, 2 input error, 3 internal error.");
+  return [o, to, &global, list, show, check, table]() {
     if (list->parsed()) return run_list(*o, global);
     if (show->parsed()) return run_show(*o, global);
+    if (table->parsed()) {
+      auto root = tasks_root(global.tasks_dir);
+      to->ids = o->names.empty() ? ids_for(*o, root) : o->names;
+      to->suite = o->names.empty() ? o->suite : "";
+      if (to->ids.empty()) throw InputError("no tasks found in " + root.string());
+      return run_tasks_table(*to, global);
+    }
     (void)check;
     return run_check(*o, global);
   };

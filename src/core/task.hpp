@@ -113,6 +113,9 @@ struct Task {
   std::filesystem::path baseline;
   std::vector<std::string> libraries;         // what a solution may link beyond the runtime
   std::optional<std::filesystem::path> expert;  // a vendor-grade solution, for "fraction of expert"
+  // The task also comes as spec2cuda: the agent starts from this stub (it compiles and fails) and
+  // writes the kernel from the README. The starter stays the baseline.
+  std::optional<std::filesystem::path> stub;
   std::vector<std::string> expert_libraries;  // what the expert links besides `libraries`
   // Plain C++ computing the outputs in fp64 on the CPU, to validate the reference (tasks check).
   std::optional<std::filesystem::path> host_reference;

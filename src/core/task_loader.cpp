@@ -250,7 +250,7 @@ Task load_task(const fs::path& dir_in) {
   if (!root.IsMap()) top.fail("task.yaml must be a mapping of fields (docs/task-format.md)");
   top.only({"name", "backend", "category", "description", "entry", "params", "constraints",
             "tensors", "scalars", "tolerance", "flops", "bytes", "visible", "heldout", "limits",
-            "reference", "starter", "baseline", "libraries", "expert", "expert_libraries", "host_reference"});
+            "reference", "starter", "baseline", "libraries", "expert", "expert_libraries", "host_reference", "stub"});
 
   Task t;
   t.dir = dir;
@@ -430,6 +430,10 @@ Task load_task(const fs::path& dir_in) {
   }
   if (top.has("host_reference")) t.host_reference = read_file_ref(top.at("host_reference"), dir);
   if (top.has("expert")) t.expert = read_file_ref(top.at("expert"), dir);
+  if (top.has("stub")) {
+    if (t.category != "cuda2cuda") top.at("stub").fail("a stub makes a cuda2cuda task also spec2cuda; this task is " + t.category);
+    t.stub = read_file_ref(top.at("stub"), dir);
+  }
   if (top.has("expert_libraries")) {
     if (!t.expert) top.at("expert_libraries").fail("expert_libraries without an expert file: add 'expert:' or drop it");
     Field l = top.at("expert_libraries");

@@ -35,6 +35,23 @@ std::string Table::render() const {
   return out;
 }
 
+std::string Table::render_markdown() const {
+  auto line = [](const std::vector<std::string>& row, size_t n) {
+    std::string s = "|";
+    for (size_t i = 0; i < n; ++i) {
+      std::string cell = i < row.size() ? row[i] : "";
+      std::string escaped;
+      for (char c : cell) escaped += c == '|' ? std::string("\\|") : std::string(1, c);
+      s += " " + escaped + " |";
+    }
+    return s + "\n";
+  };
+  std::string out = line(header_, header_.size());
+  out += line(std::vector<std::string>(header_.size(), "---"), header_.size());
+  for (const auto& r : rows_) out += line(r, header_.size());
+  return out;
+}
+
 std::string format_number(double v, int digits) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*g", digits, v);

@@ -11,6 +11,8 @@ class Table {
   explicit Table(std::vector<std::string> header) : header_(std::move(header)) {}
   void add_row(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
   std::string render() const;
+  // The same rows as a Markdown (GitHub) table; '|' in cells escaped.
+  std::string render_markdown() const;
 
  private:
   std::vector<std::string> header_;
