@@ -1,5 +1,6 @@
 #include "core/dtype.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -188,13 +189,13 @@ void store_element(DType t, void* data, size_t i, double v) {
       static_cast<uint8_t*>(data)[i] = float_to_fp8_e4m3(f);
       break;
     case DType::kInt32:
-      static_cast<int32_t*>(data)[i] = static_cast<int32_t>(std::llround(v));
+      static_cast<int32_t*>(data)[i] = static_cast<int32_t>(std::clamp(std::llround(v), -2147483648LL, 2147483647LL));
       break;
     case DType::kInt8:
-      static_cast<int8_t*>(data)[i] = static_cast<int8_t>(std::llround(v));
+      static_cast<int8_t*>(data)[i] = static_cast<int8_t>(std::clamp(std::llround(v), -128LL, 127LL));
       break;
     case DType::kUint8:
-      static_cast<uint8_t*>(data)[i] = static_cast<uint8_t>(std::llround(v));
+      static_cast<uint8_t*>(data)[i] = static_cast<uint8_t>(std::clamp(std::llround(v), 0LL, 255LL));
       break;
   }
 }

@@ -35,7 +35,7 @@ float fp8_e4m3_to_float(uint8_t v);
 
 // Reads element `i` of a buffer of type `t` as a double.
 double load_element(DType t, const void* data, size_t i);
-// Stores `v` (rounded to the dtype) as element `i`.
+// Stores `v` (rounded to the dtype; integers saturate at their range) as element `i`.
 void store_element(DType t, void* data, size_t i, double v);
 
 }  // namespace arena

@@ -65,5 +65,17 @@ TEST(DType, LoadsAndStoresEveryType) {
   }
 }
 
+TEST(DType, IntegersSaturateInsteadOfWrapping) {
+  unsigned char buf[16] = {};
+  store_element(DType::kUint8, buf, 0, 300.0);
+  EXPECT_EQ(load_element(DType::kUint8, buf, 0), 255.0);
+  store_element(DType::kUint8, buf, 0, -3.0);
+  EXPECT_EQ(load_element(DType::kUint8, buf, 0), 0.0);
+  store_element(DType::kInt8, buf, 0, 200.0);
+  EXPECT_EQ(load_element(DType::kInt8, buf, 0), 127.0);
+  store_element(DType::kInt32, buf, 0, -1e12);
+  EXPECT_EQ(load_element(DType::kInt32, buf, 0), -2147483648.0);
+}
+
 }  // namespace
 }  // namespace arena
