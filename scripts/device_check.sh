@@ -15,8 +15,8 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$log/configure.log" 2>&1
 step arena device
 ./build/arena device | tee "$log/device.txt"
 
-step tasks check --suite cuda
-timeout 300 ./build/arena -q tasks check --suite cuda 2>&1 | tee "$log/tasks_check.log" | tail -40
+step tasks check --suite core
+timeout 900 ./build/arena -q tasks check --suite core 2>&1 | tee "$log/tasks_check.log" | tail -40
 
 step GPU tests
 (cd build && timeout 330 ctest -L gpu --output-on-failure 2>&1) | tee "$log/gpu_tests.log" | grep -E "Test +#|tests passed|Failed|SKIP" | tail -30
