@@ -1,0 +1,60 @@
+#include "arena_signature.h"
+
+// vector_add_f32 expert: cuBLAS (cublasSgeam, out = 1·a + 1·b over n x 1 column-major
+// matrices), the vendor's answer that `arena eval --baseline expert` times solutions against
+// ("fraction of expert"). Solutions may not link cuBLAS; the task's own files may
+// (expert_libraries).
+//
+// A dense vector of n floats is an n x 1 column-major matrix with leading dimension n, so
+// geam with op = N for both operands is the elementwise sum. cuBLAS takes int dimensions: the
+// task's n is at most 2^28, one call, but a larger n would be split into chunks of at most
+// kChunk elements (a multiple of 32, so every chunk after the first starts as aligned as the
+// first). out does not overlap a or b, so the call is out-of-place. The handle and its workspace
+// are made when the library loads, so the entry point only enqueues work on `stream` (creating a
+// handle inside it could synchronize).
+
+#include <cublas_v2.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+namespace {
+
+constexpr size_t kWorkspaceBytes = size_t{64} << 20;
+constexpr int64_t kChunk = int64_t{1} << 30;  // <= INT_MAX
+
+struct Cublas {
+  cublasHandle_t handle = nullptr;
+  void* workspace = nullptr;
+  Cublas() {
+    if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS || cudaMalloc(&workspace, kWorkspaceBytes) != cudaSuccess ||
+        cublasSetWorkspace(handle, workspace, kWorkspaceBytes) != CUBLAS_STATUS_SUCCESS) {
+      std::fprintf(stderr, "vector_add_f32 expert: cuBLAS setup failed\n");
+      std::abort();
+    }
+  }
+};
+
+Cublas& cublas() {
+  static Cublas c;
+  return c;
+}
+
+// Runs at load time, before the judge holds any stream.
+__attribute__((constructor)) void make_handle_at_load() { cublas(); }
+
+}  // namespace
+
+extern "C" void vector_add_f32(const float* a, const float* b, float* out, int64_t n, cudaStream_t stream) {
+  if (n <= 0) return;
+  cublasHandle_t h = cublas().handle;
+  cublasSetStream(h, stream);
+  cublasSetWorkspace(h, cublas().workspace, kWorkspaceBytes);  // setting the stream resets it
+  const float alpha = 1.0f, beta = 1.0f;
+  for (int64_t start = 0; start < n; start += kChunk) {
+    const int m = static_cast<int>(std::min(kChunk, n - start));
+    // out[start, start + m) (m x 1, ld m) = a[...] + b[...]
+    cublasSgeam(h, CUBLAS_OP_N, CUBLAS_OP_N, m, 1, &alpha, a + start, m, &beta, b + start, m, out + start, m);
+  }
+}
