@@ -83,7 +83,8 @@ int run_show(const TasksOptions& o, const GlobalOptions& g) {
     for (const auto& h : generate_heldout(t, *o.seed)) std::cout << "\n  " << h.shape.label() << "  (" << h.category << ")";
   }
   std::cout << "\nfiles: " << (t.stub ? t.stub->filename().string() + " (spec2cuda stub), " : "") << t.starter.filename().string() << " (starter), " << t.reference.filename().string()
-            << " (reference), " << t.baseline.filename().string() << " (baseline)\n";
+            << " (reference), " << t.baseline.filename().string() << " (baseline)"
+            << (t.expert ? ", " + t.expert->filename().string() + " (expert)" : "") << "\n";
   return kExitCorrect;
 }
 

@@ -80,6 +80,10 @@ struct HeldoutRules {
   std::vector<std::string> categories;
   std::vector<Shape> shapes;  // declared production-realistic shapes
   int64_t count = 0;
+  // > 1: on held-out shapes the last input seed draws every float input this many times larger
+  // (offset and scale), where a stable kernel still passes and an unstable reduction (exp
+  // without the max, a naive variance) overflows or cancels.
+  double magnitude = 1;
 };
 
 struct Limits {

@@ -402,7 +402,11 @@ Task load_task(const fs::path& dir_in) {
 
   if (top.has("heldout")) {
     Field h = top.at("heldout");
-    h.only({"categories", "shapes", "count"});
+    h.only({"categories", "shapes", "count", "magnitude"});
+    if (h.has("magnitude")) {
+      t.heldout.magnitude = h.at("magnitude").number();
+      if (!(t.heldout.magnitude >= 1)) h.at("magnitude").fail("must be a number >= 1 (how much larger held-out stress inputs are)");
+    }
     static const std::set<std::string> kKinds = {"edge", "scale_up", "scale_down", "alignment",
                                                  "asymmetric", "production"};
     if (h.has("categories")) {

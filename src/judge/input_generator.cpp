@@ -54,7 +54,7 @@ void fill_offsets(DType dtype, std::byte* data, int64_t n, int64_t total, uint64
 
 }  // namespace
 
-std::vector<HostBuffer> generate_inputs(const Task& task, const Shape& shape, uint64_t seed) {
+std::vector<HostBuffer> generate_inputs(const Task& task, const Shape& shape, uint64_t seed, double magnitude) {
   std::vector<HostBuffer> out;
   uint64_t stream = 0;
   for (const auto& t : task.tensors) {
@@ -64,9 +64,9 @@ std::vector<HostBuffer> generate_inputs(const Task& task, const Shape& shape, ui
     const Distribution& d = t.distribution;
     uint64_t key = stream_key(seed, stream++);
     // Per-call offset and scale (element indices -1 and -2 of the tensor's stream).
-    double offset = d.offset * (2 * random_unit(key, ~0ull) - 1);
+    double offset = d.offset * (2 * random_unit(key, ~0ull) - 1) * magnitude;
     double log_scale = std::log(d.scale) * (2 * random_unit(key, ~0ull - 1) - 1);
-    double scale = std::exp(log_scale);
+    double scale = std::exp(log_scale) * magnitude;
     const Bindings b = task.bind(shape);
     const double low = d.low_at(b), high = d.high_at(b);
     if (d.kind == Distribution::Kind::kOffsets) {

@@ -13,6 +13,7 @@ namespace arena {
 using HostBuffer = std::vector<std::byte>;
 
 // One buffer per input tensor, in the task's order, in the tensor's dtype.
-std::vector<HostBuffer> generate_inputs(const Task& task, const Shape& shape, uint64_t seed);
+// `magnitude` multiplies the scale of every float input (held-out stress: heldout.magnitude).
+std::vector<HostBuffer> generate_inputs(const Task& task, const Shape& shape, uint64_t seed, double magnitude = 1.0);
 
 }  // namespace arena

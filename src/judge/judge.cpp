@@ -9,6 +9,7 @@
 #include "core/sha256.hpp"
 #include "core/subprocess.hpp"
 #include "judge/checker.hpp"
+#include "judge/failure_explanation.hpp"
 #include "judge/input_generator.hpp"
 #include "judge/lane.hpp"
 #include "judge/random.hpp"
@@ -80,7 +81,11 @@ class Judge {
     std::filesystem::path reference =
         compile_task_file(task_, backend_, task_.reference, "reference", task_.all_libraries());
     std::filesystem::path baseline;
-    if (options_.timing)
+    // The baseline also runs where it is not timed: on held-out shapes its correctness makes the
+    // candidate's quadrant (regression, improvement, ...).
+    bool heldout = false;
+    for (const auto& js : options_.shapes) heldout = heldout || js.set == "heldout";
+    if (options_.timing || heldout)
       baseline = options_.baseline.empty()
                      ? compile_task_file(task_, backend_, task_.baseline, "baseline", task_.libraries)
                      : compile_task_file(task_, backend_, options_.baseline, "baseline", options_.baseline_libraries);
@@ -90,7 +95,7 @@ class Judge {
     for (const auto& js : options_.shapes) max_region = std::max(max_region, region_bytes(task_, js.shape));
     reference_ = std::make_unique<Lane>(backend_, task_, reference, max_region);
     candidate_ = std::make_unique<Lane>(backend_, task_, c.library, max_region);
-    if (options_.timing) baseline_ = std::make_unique<Lane>(backend_, task_, baseline, max_region);
+    if (options_.timing || heldout) baseline_ = std::make_unique<Lane>(backend_, task_, baseline, max_region);
     // All runners come up side by side; each lane waits for its own when first used.
     reference_->start();
     candidate_->start();
@@ -151,7 +156,11 @@ class Judge {
       uint64_t seed = stream_key(options_.seed, index * 64 + static_cast<uint64_t>(s));
       sv.seeds.push_back(seed);
       t = now_seconds();
-      std::vector<HostBuffer> inputs = generate_inputs(task_, shape, seed);
+      // Held-out shapes: the last seed may be a magnitude stress (task.heldout.magnitude).
+      const bool stress = js.set == "heldout" && s > 0 && s == std::max(2, options_.seeds_per_shape) - 1 &&
+                          task_.heldout.magnitude > 1;
+      if (stress) sv.magnitude = task_.heldout.magnitude;
+      std::vector<HostBuffer> inputs = generate_inputs(task_, shape, seed, stress ? task_.heldout.magnitude : 1.0);
       add_seconds("inputs", t);
 
       t = now_seconds();
@@ -164,6 +173,7 @@ class Judge {
       expected.assign(task_.tensors.size(), {});
       for (size_t i = 0; i < task_.tensors.size(); ++i)
         if (task_.tensors[i].role == Role::kOutput) expected[i] = reference_->copy_tensor(i);
+      if (s == 0 && js.set == "heldout") sv.baseline_correct = baseline_correct_on(shape, inputs, expected, seed);
 
       // The first seed runs twice on the same inputs: the determinism check.
       int runs = s == 0 ? 2 : 1;
@@ -243,6 +253,27 @@ class Judge {
     sv.correct = true;
     if (options_.timing) time_shape(sv, last_inputs, expected, verified);
     return sv;
+  }
+
+  // The baseline on one held-out input (whether it would be correct here), nullopt without one.
+  std::optional<bool> baseline_correct_on(const Shape& shape, const std::vector<HostBuffer>& inputs,
+                                          const std::vector<HostBuffer>& expected, uint64_t seed) {
+    if (!baseline_) return std::nullopt;
+    double t = now_seconds();
+    if (!baseline_->prepare(shape).empty()) return false;
+    baseline_->write_inputs(inputs);
+    baseline_->poison_outputs(seed ^ 0xBA5E11AEull);
+    CallOutcome o = baseline_->call(timeout());
+    bool ok = o.kind == CallOutcome::Kind::kOk;
+    for (size_t i = 0; ok && i < task_.tensors.size(); ++i) {
+      const auto& spec = task_.tensors[i];
+      if (spec.role != Role::kOutput) continue;
+      ok = check_output(spec, baseline_->dims()[i], baseline_->tensor(i), expected[i].data(),
+                        task_.tolerance_for(spec, shape), baseline_->poison(i))
+               .ok();
+    }
+    add_seconds("baseline_heldout", t);
+    return ok;
   }
 
   void time_shape(ShapeVerdict& sv, const std::vector<HostBuffer>& inputs, const std::vector<HostBuffer>& expected,
@@ -455,6 +486,7 @@ Verdict judge_solution(const Task& task, const Backend& backend, const std::stri
   } catch (const InternalError& e) {
     v.internal_error = e.what();  // keep what was judged so far
   }
+  explain_failures(task, v);
   v.seconds["total"] = now_seconds() - t0;
   return v;
 }

@@ -65,6 +65,27 @@ std::optional<double> Verdict::geomean_speedup(const std::string& set) const {
   return std::exp(log_sum / n);
 }
 
+std::optional<Generalization> Verdict::generalization() const {
+  Generalization g;
+  bool any = false;
+  for (const auto& s : shapes) {
+    if (s.set != "heldout") continue;
+    any = true;
+    if (!s.baseline_correct) {
+      ++g.baseline_unknown;
+      continue;
+    }
+    const bool b = *s.baseline_correct, c = compile.ok && s.correct;
+    (b ? (c ? g.both_pass : g.regression) : (c ? g.improvement : g.both_fail)) += 1;
+  }
+  if (!any) return std::nullopt;
+  if (g.both_pass + g.regression > 0)
+    g.conditional_correctness = static_cast<double>(g.both_pass) / (g.both_pass + g.regression);
+  auto visible = geomean_speedup("visible"), heldout = geomean_speedup("heldout");
+  if (visible && heldout && *visible > 0 && !speedup_voided()) g.speedup_retention = *heldout / *visible;
+  return g;
+}
+
 FailureClass Verdict::failure_class() const {
   if (!compile.ok)
     return compile.forbidden_symbols.empty() ? FailureClass::kCompileError : FailureClass::kForbiddenLibrary;

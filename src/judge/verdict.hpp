@@ -66,6 +66,22 @@ struct ShapeVerdict {
   std::optional<bool> deterministic;
   int64_t bitwise_differences = 0;   // between two runs on the same inputs, within tolerance
   std::optional<Timing> timing;
+  // Held-out shapes: whether the baseline is correct here too (its quadrant with the candidate).
+  std::optional<bool> baseline_correct;
+  double magnitude = 1;  // > 1: its last seed's float inputs were this many times larger (stress)
+  // Why it failed, with evidence, when it did (src/judge/failure_explanation): a kind
+  // (boundary_tiles, interior, everywhere, launch_resources, index_overflow, size_threshold,
+  // unstable_reduction, performance_collapse, ...) and a sentence naming the evidence.
+  std::string explanation_kind;
+  std::string explanation;
+};
+
+// Held-out generalization over one verdict: the candidate against the baseline, shape by shape.
+struct Generalization {
+  int both_pass = 0, regression = 0, both_fail = 0, improvement = 0;  // baseline x candidate
+  std::optional<double> conditional_correctness;  // candidate correct where the baseline is
+  std::optional<double> speedup_retention;        // held-out geomean speedup / visible geomean
+  int baseline_unknown = 0;                       // held-out shapes the baseline was not judged on
 };
 
 struct Flag {
@@ -126,6 +142,8 @@ struct Verdict {
   // every shape passed but the sanitizer run did not.
   FailureClass failure_class() const;
   bool speedup_voided() const;
+  // Over the held-out shapes; nullopt when none was judged.
+  std::optional<Generalization> generalization() const;
   // 0 judged and correct, 1 judged and not correct (or a flag voids it), 3 internal error.
   int exit_code() const;
 };

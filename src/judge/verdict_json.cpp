@@ -46,10 +46,25 @@ json check_json(const OutputCheck& c) {
   return j;
 }
 
+json generalization_json(const std::optional<Generalization>& g) {
+  if (!g) return nullptr;
+  return {{"both_pass", g->both_pass},
+          {"regression", g->regression},
+          {"both_fail", g->both_fail},
+          {"improvement", g->improvement},
+          {"baseline_unknown", g->baseline_unknown},
+          {"conditional_correctness", optional_number(g->conditional_correctness)},
+          {"speedup_retention", optional_number(g->speedup_retention)}};
+}
+
 json shape_json(const ShapeVerdict& s) {
   json j = {{"params", s.shape.params},
             {"set", s.set},
             {"category", s.category.empty() ? json(nullptr) : json(s.category)},
+            {"baseline_correct", optional_bool(s.baseline_correct)},
+            {"input_magnitude", s.magnitude},
+            {"explanation_kind", s.explanation_kind.empty() ? json(nullptr) : json(s.explanation_kind)},
+            {"explanation", s.explanation.empty() ? json(nullptr) : json(s.explanation)},
             {"status", s.correct ? "pass" : "fail"},
             {"failure_class", s.correct ? json(nullptr) : json(failure_class_name(s.failure))},
             {"message", s.message},
@@ -129,6 +144,7 @@ json verdict_to_json(const Verdict& v) {
         {"correct_heldout", optional_bool(v.correct_on("heldout"))},
         {"geomean_speedup_visible", optional_number(v.speedup_voided() ? std::nullopt : v.geomean_speedup("visible"))},
         {"geomean_speedup_heldout", optional_number(v.speedup_voided() ? std::nullopt : v.geomean_speedup("heldout"))},
+        {"heldout", generalization_json(v.generalization())},
         {"failure_class", fc == FailureClass::kNone ? json(nullptr) : json(failure_class_name(fc))},
         {"shapes_passed", passed},
         {"shapes_total", v.shapes.size()},

@@ -36,7 +36,10 @@ std::string render_verdict(const Verdict& v) {
     }
   out += t.render();
   for (const auto& s : v.shapes)
-    if (!s.correct) out += "  " + s.shape.label() + ": " + std::string(failure_class_name(s.failure)) + ": " + s.message + "\n";
+    if (!s.correct) {
+      out += "  " + s.shape.label() + ": " + std::string(failure_class_name(s.failure)) + ": " + s.message + "\n";
+      if (!s.explanation.empty()) out += "    why (" + s.explanation_kind + "): " + s.explanation + "\n";
+    }
   for (const auto& s : v.shapes) {
     auto u = s.timing ? s.timing->speedup_uncertainty() : std::nullopt;
     if (u && *u > 0.02)
@@ -65,6 +68,17 @@ std::string render_verdict(const Verdict& v) {
     }
   }
   if (!v.internal_error.empty()) out += "  internal error: " + v.internal_error + "\n";
+  if (auto gen = v.generalization()) {
+    int judged = gen->both_pass + gen->regression + gen->both_fail + gen->improvement;
+    out += "held-out: candidate correct on " + std::to_string(gen->both_pass + gen->improvement) + " of " +
+           std::to_string(judged + gen->baseline_unknown) + " shapes; against the baseline: " +
+           std::to_string(gen->both_pass) + " both pass, " + std::to_string(gen->regression) + " regression, " +
+           std::to_string(gen->both_fail) + " both fail, " + std::to_string(gen->improvement) + " improvement";
+    if (gen->conditional_correctness)
+      out += "; conditional correctness " + format_number(100 * *gen->conditional_correctness, 3) + "%";
+    if (gen->speedup_retention) out += "; speedup retention " + format_number(*gen->speedup_retention, 3);
+    out += "\n";
+  }
   FailureClass fc = v.failure_class();
   auto g = v.geomean_speedup("visible");
   out += std::string("result: ") + (fc == FailureClass::kNone ? "correct" : "not correct (" + std::string(failure_class_name(fc)) + ")");
