@@ -107,6 +107,7 @@ OutputCheck check_output(const TensorSpec& spec, const std::vector<int64_t>& dim
   }
   if (r.mismatches > 0) {
     r.where = r.mismatches * 2 > n ? "everywhere" : (all_tail ? "tail" : "interior");
+    r.only_tail = all_tail;
     if (r.unwritten == n) {
       r.pattern = "unwritten";
     } else if (all_zero) {

@@ -33,6 +33,7 @@ struct OutputCheck {
   // Where the mismatches are: "tail" (all in the last partial tile or last index of some
   // dimension), "everywhere" (more than half the elements), "interior" (otherwise).
   std::string where;
+  bool only_tail = false;  // every mismatch lies in a tail, even when they are most of the elements
   // What the output looks like when every element is wrong the same way: "unwritten", "zeros",
   // "constant"; empty otherwise.
   std::string pattern;

@@ -87,6 +87,12 @@ std::optional<Threshold> size_threshold(const Task& task, const Verdict& v) {
 
 std::string explain_mismatch(const OutputCheck& c, std::string* kind) {
   std::string s = c.tensor + ": " + std::to_string(c.mismatches) + " of " + std::to_string(c.elements) + " elements wrong";
+  if (c.unwritten > 0 && c.unwritten == c.mismatches && c.only_tail) {
+    *kind = "boundary_tiles";
+    return s + ", never written, all in the last partial tile of a dimension" +
+           (c.first ? " (the first at " + coords_text(c.first->coords) + ")" : std::string()) +
+           ": the loop or grid covers only whole tiles (a remainder the visible shapes did not need)";
+  }
   if (c.pattern == "unwritten" || (c.unwritten > 0 && c.unwritten == c.mismatches)) {
     *kind = "grid_coverage";
     return s + ", all of them never written: the launch did not cover the whole output at this shape (a grid or "
