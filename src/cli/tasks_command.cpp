@@ -202,6 +202,9 @@ Runner add_tasks_command(CLI::App& app, const GlobalOptions& global) {
   table->add_option("--markdown", to->markdown, "Also write the table as a Markdown page (docs/tasks.md)");
   table->add_option("--json", to->json, "Also write every verdict as a JSON array");
   table->add_option("--max-time", to->max_time_s, "Seconds of timing per task at most")->capture_default_str();
+  table->add_option("--from", to->from,
+                    "Render from saved verdicts (files written by --json; a later file's verdict of a task replaces an "
+                    "earlier one's) instead of judging: no device needed");
   table->footer("Exit codes: 0 every starter judged and timed, 1 some failed, 2 input error, 3 internal error.");
   return [o, to, &global, list, show, check, table]() {
     if (list->parsed()) return run_list(*o, global);

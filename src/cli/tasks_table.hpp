@@ -15,6 +15,7 @@ struct TasksTableOptions {
   std::string markdown;  // write the Markdown page here
   std::string json;      // and every verdict here
   double max_time_s = 1.0;
+  std::vector<std::string> from;  // render from saved verdicts (--json of earlier runs) instead of judging
 };
 
 int run_tasks_table(const TasksTableOptions& o, const GlobalOptions& g);

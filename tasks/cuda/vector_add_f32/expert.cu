@@ -52,9 +52,17 @@ extern "C" void vector_add_f32(const float* a, const float* b, float* out, int64
   cublasSetStream(h, stream);
   cublasSetWorkspace(h, cublas().workspace, kWorkspaceBytes);  // setting the stream resets it
   const float alpha = 1.0f, beta = 1.0f;
-  for (int64_t start = 0; start < n; start += kChunk) {
-    const int m = static_cast<int>(std::min(kChunk, n - start));
-    // out[start, start + m) (m x 1, ld m) = a[...] + b[...]
-    cublasSgeam(h, CUBLAS_OP_N, CUBLAS_OP_N, m, 1, &alpha, a + start, m, &beta, b + start, m, out + start, m);
+  // geam over one n x 1 column runs on few threads (measured on the H200: 3 ms for n = 2^26, 13x
+  // slower than the naive starter): view the bulk as a kRows x cols column-major matrix, whose
+  // columns geam spreads over the device, and add the last n % kRows elements as one more column.
+  constexpr int64_t kRows = 4096;
+  const int64_t cols = n / kRows, bulk = cols * kRows;
+  for (int64_t c0 = 0; c0 < cols; c0 += kChunk / kRows) {
+    const int c = static_cast<int>(std::min(kChunk / kRows, cols - c0));
+    const int64_t at = c0 * kRows;
+    cublasSgeam(h, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(kRows), c, &alpha, a + at, kRows, &beta, b + at, kRows,
+                out + at, kRows);
   }
+  if (const int tail = static_cast<int>(n - bulk); tail > 0)
+    cublasSgeam(h, CUBLAS_OP_N, CUBLAS_OP_N, tail, 1, &alpha, a + bulk, tail, &beta, b + bulk, tail, out + bulk, tail);
 }
