@@ -78,11 +78,16 @@ std::optional<Threshold> size_threshold(const Task& task, const Verdict& v) {
     if (max_pass == std::numeric_limits<int64_t>::min() || min_fail <= max_pass) return std::nullopt;
     return Threshold{what, max_pass, min_fail};
   };
-  if (auto t = separates([&](const Shape& s) { return sizes_of(task, s).max_bytes; }, "bytes")) return t;
-  if (auto t = separates([&](const Shape& s) { return sizes_of(task, s).max_elements; }, "elements")) return t;
+  auto bytes = separates([&](const Shape& s) { return sizes_of(task, s).max_bytes; }, "bytes");
+  auto elements = separates([&](const Shape& s) { return sizes_of(task, s).max_elements; }, "elements");
+  // A threshold at 2^31 or 2^32 elements or bytes reads as an overflow; any other is named by
+  // the param that separates the shapes, when one does.
+  for (const auto& t : {elements, bytes})
+    for (int64_t limit : {int64_t{1} << 31, int64_t{1} << 32})
+      if (t && t->passing_up_to < limit && t->failing_from >= limit) return t;
   for (const auto& p : task.params)
     if (auto t = separates([&](const Shape& s) { return s.params.at(p.name); }, p.name)) return t;
-  return std::nullopt;
+  return elements ? elements : bytes;
 }
 
 std::string explain_mismatch(const OutputCheck& c, std::string* kind) {
