@@ -13,8 +13,10 @@ namespace arena::cli {
 namespace {
 
 int run_report(const std::vector<std::string>& files) {
-  Table t({"task", "solution", "result", "shapes", "geomean speedup", "flags"});
+  Table t({"task", "solution", "result", "shapes", "geomean speedup", "held-out", "conditional", "retention", "flags"});
   int incorrect = 0;
+  // Held-out quadrants summed over every verdict that judged held-out shapes.
+  int both_pass = 0, regression = 0, both_fail = 0, improvement = 0, with_heldout = 0;
   for (const auto& f : files) {
     nlohmann::json v;
     try {
@@ -32,12 +34,32 @@ int run_report(const std::vector<std::string>& files) {
                               : "-";
     std::string flags;
     for (const auto& fl : v["flags"]) flags += (flags.empty() ? "" : ", ") + fl["name"].get<std::string>();
+    std::string heldout = "-", conditional = "-", retention = "-";
+    if (s.contains("heldout") && s["heldout"].is_object()) {
+      const auto& h = s["heldout"];
+      const int bp = h.value("both_pass", 0), rg = h.value("regression", 0), bf = h.value("both_fail", 0),
+                im = h.value("improvement", 0);
+      ++with_heldout;
+      both_pass += bp, regression += rg, both_fail += bf, improvement += im;
+      heldout = std::to_string(bp + im) + "/" + std::to_string(bp + rg + bf + im + h.value("baseline_unknown", 0)) +
+                (rg > 0 ? " (" + std::to_string(rg) + " regression" + (rg > 1 ? "s" : "") + ")" : "");
+      if (h["conditional_correctness"].is_number())
+        conditional = format_number(100 * h["conditional_correctness"].get<double>(), 3) + "%";
+      if (h["speedup_retention"].is_number()) retention = format_number(h["speedup_retention"].get<double>());
+    }
     t.add_row({v["task"], std::filesystem::path(v["solution"]["path"].get<std::string>()).lexically_normal().string(),
                correct ? "correct" : s["failure_class"].is_null() ? "internal_error" : s["failure_class"].get<std::string>(),
                std::to_string(s["shapes_passed"].get<int>()) + "/" + std::to_string(s["shapes_total"].get<int>()), speedup,
-               flags.empty() ? "-" : flags});
+               heldout, conditional, retention, flags.empty() ? "-" : flags});
   }
   std::cout << t.render();
+  if (with_heldout > 0) {
+    std::cout << "held-out over " << with_heldout << " verdict(s): " << both_pass << " both pass, " << regression
+              << " regression, " << both_fail << " both fail, " << improvement << " improvement";
+    if (both_pass + regression > 0)
+      std::cout << "; conditional correctness " << format_number(100.0 * both_pass / (both_pass + regression), 3) << "%";
+    std::cout << "\n";
+  }
   return incorrect == 0 ? kExitCorrect : kExitNotCorrect;
 }
 

@@ -137,5 +137,24 @@ TEST(Eval, JsonToStdoutKeepsTheTableOnStderr) {
   EXPECT_NO_THROW(nlohmann::json::parse(r.output.substr(brace)));
 }
 
+TEST(Report, SumsTheHeldoutQuadrantsOverVerdicts) {
+  // The GEMM trap that needs K >= 64 passes the visible shapes and regresses on held-out K < 64.
+  const auto dir = std::filesystem::temp_directory_path() / ("arena-report-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string trap = (dir / "trap.json").string(), starter = (dir / "starter.json").string();
+  auto a = run_arena({"-q", "eval", "-t", "cpu/sgemm_f32", "-s", source_path("tests/generalization/cpu/sgemm_k_blocks_of_64.cpp"),
+                      "--shapes", "all", "--seed", "1", "--no-timing", "--json", trap});
+  EXPECT_EQ(a.exit_code, 1) << a.output;
+  auto b = run_arena({"-q", "eval", "-t", "cpu/sgemm_f32", "-s", source_path("tasks/cpu/sgemm_f32/starter.cpp"), "--shapes",
+                      "all", "--seed", "1", "--no-timing", "--json", starter});
+  EXPECT_EQ(b.exit_code, 0) << b.output;
+  auto r = run_arena({"report", trap, starter});
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("regression"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("held-out over 2 verdict(s)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("100%"), std::string::npos) << "the starter is correct wherever the baseline is\n" << r.output;
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace arena
