@@ -70,6 +70,7 @@ class Judge {
       : task_(task), backend_(backend), options_(options), v_(verdict) {}
 
   void run(const std::string& source) {
+    v_.warnings = scan_source(source, backend_.name());
     double t0 = now_seconds();
     progress("compiling the solution");
     CompileResult c = backend_.compile(task_, source, task_.libraries);

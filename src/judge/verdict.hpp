@@ -12,6 +12,7 @@
 #include "judge/checker.hpp"
 #include "judge/device_telemetry.hpp"
 #include "judge/sample_stats.hpp"
+#include "judge/source_scan.hpp"
 
 namespace arena {
 
@@ -128,6 +129,7 @@ struct Verdict {
   CompileInfo compile;
   std::vector<ShapeVerdict> shapes;
   std::vector<Flag> flags;
+  std::vector<SourceWarning> warnings;  // the static scan of the source: information, not a verdict
   std::map<std::string, double> seconds;  // where the judge's time went
   std::optional<TelemetrySummary> telemetry;  // the device over every timed call of the candidate
   std::optional<SanitizerVerdict> sanitizer;  // --sanitize

@@ -46,6 +46,12 @@ json check_json(const OutputCheck& c) {
   return j;
 }
 
+json warnings_json(const std::vector<SourceWarning>& ws) {
+  json out = json::array();
+  for (const auto& w : ws) out.push_back({{"kind", w.kind}, {"line", w.line}, {"text", w.text}, {"why", w.why}});
+  return out;
+}
+
 json generalization_json(const std::optional<Generalization>& g) {
   if (!g) return nullptr;
   return {{"both_pass", g->both_pass},
@@ -152,6 +158,7 @@ json verdict_to_json(const Verdict& v) {
         {"internal_error", v.internal_error.empty() ? json(nullptr) : json(v.internal_error)},
         {"exit_code", v.exit_code()}}},
       {"flags", flags},
+      {"warnings", warnings_json(v.warnings)},
       {"seconds", v.seconds},
       {"telemetry", telemetry_json(v.telemetry)},
       {"sanitizer", sanitizer_json(v.sanitizer)},

@@ -47,6 +47,8 @@ std::string render_verdict(const Verdict& v) {
              "% (candidate ±" + format_number(100 * s.timing->candidate.relative_ci_half_width(), 2) + "%, baseline ±" +
              format_number(100 * s.timing->baseline->relative_ci_half_width(), 2) + "%); a larger --max-time narrows it\n";
   }
+  for (const auto& w : v.warnings)
+    out += "  warning (" + w.kind + ") at line " + std::to_string(w.line) + ": " + w.why + ": " + w.text + "\n";
   for (const auto& f : v.flags)
     out += "  flag " + f.name + (f.shape.empty() ? "" : " at " + f.shape) + ": " + f.reason +
            (f.voids_speedup ? " (speedup not counted)" : "") + "\n";
