@@ -13,6 +13,7 @@
 #include "core/subprocess.hpp"
 #include "core/task_catalog.hpp"
 #include "core/task_loader.hpp"
+#include "judge/heldout_generator.hpp"
 #include "judge/judge.hpp"
 #include "judge/random.hpp"
 #include "judge/verdict_json.hpp"
@@ -20,16 +21,6 @@
 
 namespace arena::cli {
 namespace {
-
-// The visible shape with the most bytes (ties: the most flops): where a task is most bandwidth-
-// or compute-bound, so its roofline fractions say the most.
-const Shape& largest_visible(const Task& t) {
-  const Shape* best = &t.visible.front();
-  auto key = [&](const Shape& s) { return std::pair(t.total_bytes(s), t.flops.eval(t.bind(s))); };
-  for (const auto& s : t.visible)
-    if (key(s) > key(*best)) best = &s;
-  return *best;
-}
 
 std::string today() {
   std::time_t now = std::time(nullptr);
@@ -84,7 +75,16 @@ int run_tasks_table(const TasksTableOptions& o, const GlobalOptions& g) {
       throw InputError("--from '" + f + "': not a JSON array of verdicts (" + e.what() + ")");
     }
     if (!arr.is_array()) throw InputError("--from '" + f + "': not a JSON array of verdicts (arena tasks table --json)");
-    for (const auto& v : arr) saved[v.value("task", "")] = v;
+    for (size_t i = 0; i < arr.size(); ++i) {
+      const auto& v = arr[i];
+      bool whole = v.is_object() && v.value("schema", "") == "kernelarena.verdict/1";
+      for (const char* key : {"task", "compile", "shapes", "baseline", "device"}) whole = whole && v.contains(key);
+      if (!whole)
+        throw InputError("--from '" + f + "': element " + std::to_string(i) +
+                         " is not a whole verdict (schema kernelarena.verdict/1 with task, compile, shapes, baseline, "
+                         "device); give files written by arena tasks table --json");
+      saved[v["task"].get<std::string>()] = v;
+    }
   }
   nlohmann::json all = nlohmann::json::array();
   std::string device;
@@ -97,7 +97,9 @@ int run_tasks_table(const TasksTableOptions& o, const GlobalOptions& g) {
       if (it == saved.end()) throw InputError("--from: no verdict for " + t.id + " in the given files");
       vj = it->second;
     } else {
-      const Shape& shape = largest_visible(t);
+      // The largest visible shape: where a task is most bandwidth- or compute-bound, so its
+      // roofline fractions say the most.
+      const Shape& shape = largest_visible_shape(t);
       if (!g.quiet) std::cerr << "  .. " << id << " at " << shape.label() << "\n";
       auto backend = backend_for(t, g);
       JudgeOptions jo;

@@ -47,6 +47,21 @@ int64_t Task::total_bytes(const Shape& shape) const {
   return total;
 }
 
+void Task::check_expressions(const Shape& s) const {
+  const Bindings b = bind(s);
+  for (const auto& ts : tensors) {
+    for (int64_t d : dims(ts, s))
+      if (d < 0) throw ExprError("tensor '" + ts.name + "' has a negative dimension here");
+    const Distribution& d = ts.distribution;
+    if (d.low_at(b) > d.high_at(b)) throw ExprError("tensor '" + ts.name + "': its distribution's low exceeds its high here");
+    if (!d.total_expr.empty() && d.total_expr.eval(b) < 0)
+      throw ExprError("tensor '" + ts.name + "': its offsets' total is negative here");
+  }
+  flops.eval(b);
+  bytes.eval(b);
+  for (const auto& sc : scalars) sc.value.eval(b);
+}
+
 std::vector<std::string> Task::shape_problems(const Shape& shape) const {
   std::vector<std::string> problems;
   for (const auto& p : params) {

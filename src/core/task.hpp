@@ -135,6 +135,9 @@ struct Task {
   // Problems with this shape (outside a domain, constraint false, over the memory cap); empty
   // when the shape is legal.
   std::vector<std::string> shape_problems(const Shape& shape) const;
+  // Throws ExprError when an expression of the task cannot be evaluated at this shape (a dim, a
+  // distribution bound, flops, bytes, a scalar) or an input's bounds are inverted there.
+  void check_expressions(const Shape& shape) const;
   // The tolerance for an output tensor at this shape, reduction scaling applied.
   Tolerance tolerance_for(const TensorSpec& t, const Shape& shape) const;
 };

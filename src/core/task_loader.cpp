@@ -447,18 +447,7 @@ Task load_task(const fs::path& dir_in) {
   // Expressions must evaluate on every declared shape; report the first that does not.
   auto check_shape_exprs = [&](const Shape& s, const std::string& set) {
     try {
-      for (const auto& ts : t.tensors) {
-        t.dims(ts, s);
-        const Distribution& d = ts.distribution;
-        if (d.low_at(t.bind(s)) > d.high_at(t.bind(s)))
-          throw ExprError("tensor '" + ts.name + "': its distribution's low exceeds its high here");
-        if (!d.total_expr.empty() && d.total_expr.eval(t.bind(s)) < 0)
-          throw ExprError("tensor '" + ts.name + "': its offsets' total is negative here");
-      }
-      Bindings b = t.bind(s);
-      t.flops.eval(b);
-      t.bytes.eval(b);
-      for (const auto& sc : t.scalars) sc.value.eval(b);
+      t.check_expressions(s);
     } catch (const ExprError& e) {
       throw InputError(file.string() + ": " + set + " shape " + s.label() + ": " + e.what());
     }

@@ -80,6 +80,12 @@ ChunkCheck check_chunk(const TensorSpec& spec, const std::vector<int64_t>& dims,
 
 }  // namespace
 
+std::string coords_text(const std::vector<int64_t>& c) {
+  std::string s = "[";
+  for (size_t i = 0; i < c.size(); ++i) s += (i ? ", " : "") + std::to_string(c[i]);
+  return s + "]";
+}
+
 OutputCheck check_output(const TensorSpec& spec, const std::vector<int64_t>& dims, const void* got,
                          const void* expected, const Tolerance& tol, const Poison& poison) {
   OutputCheck r;

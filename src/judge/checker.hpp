@@ -40,6 +40,9 @@ struct OutputCheck {
   bool ok() const { return mismatches == 0; }
 };
 
+// Element coordinates as "[3, 17]", for messages.
+std::string coords_text(const std::vector<int64_t>& coords);
+
 OutputCheck check_output(const TensorSpec& spec, const std::vector<int64_t>& dims, const void* got,
                          const void* expected, const Tolerance& tol, const Poison& poison);
 

@@ -9,12 +9,6 @@
 namespace arena {
 namespace {
 
-std::string coords_text(const std::vector<int64_t>& c) {
-  std::string s = "[";
-  for (size_t i = 0; i < c.size(); ++i) s += (i ? ", " : "") + std::to_string(c[i]);
-  return s + "]";
-}
-
 std::string dims_text(const std::vector<int64_t>& d) {
   std::string s;
   for (size_t i = 0; i < d.size(); ++i) s += (i ? " x " : "") + std::to_string(d[i]);

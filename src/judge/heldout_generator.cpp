@@ -128,27 +128,24 @@ const std::vector<std::string>& heldout_categories() {
 bool is_legal_shape(const Task& task, const Shape& shape) {
   try {
     if (!task.shape_problems(shape).empty()) return false;
-    const Bindings b = task.bind(shape);
-    for (const auto& t : task.tensors) {
-      for (int64_t dim : task.dims(t, shape))
-        if (dim < 0) return false;
-      if (t.distribution.low_at(b) > t.distribution.high_at(b)) return false;
-      if (!t.distribution.total_expr.empty() && t.distribution.total_expr.eval(b) < 0) return false;
-    }
-    task.flops.eval(b);
-    task.bytes.eval(b);
-    for (const auto& sc : task.scalars) sc.value.eval(b);
+    task.check_expressions(shape);
   } catch (const ExprError&) {
     return false;
   }
   return true;
 }
 
+const Shape& largest_visible_shape(const Task& task) {
+  const Shape* best = &task.visible.front();
+  auto key = [&](const Shape& s) { return std::pair(task.total_bytes(s), task.flops.eval(task.bind(s))); };
+  for (const auto& s : task.visible)
+    if (key(s) > key(*best)) best = &s;
+  return *best;
+}
+
 std::optional<Shape> largest_legal_shape(const Task& task) {
   if (task.visible.empty()) return std::nullopt;
-  const Shape* base = &task.visible.front();
-  for (const auto& s : task.visible)
-    if (task.total_bytes(s) > task.total_bytes(*base)) base = &s;
+  const Shape* base = &largest_visible_shape(task);
   // Factors are num / 64: doubling while legal, then 6 halving steps between the last legal
   // factor and the first illegal one.
   constexpr int64_t kDen = 64;

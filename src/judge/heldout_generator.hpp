@@ -24,7 +24,10 @@ const std::vector<std::string>& heldout_categories();
 // tensors within the memory cap, and every tensor's dims and input bounds evaluable.
 bool is_legal_shape(const Task& task, const Shape& shape);
 
-// The largest visible shape (by bytes) with every param scaled by the largest common factor that
+// The visible shape with the most bytes (ties: the most flops). The task must have one.
+const Shape& largest_visible_shape(const Task& task);
+
+// The largest visible shape with every param scaled by the largest common factor that
 // stays legal (params clamped into their domains): that visible shape itself when it is already
 // the largest; nothing only when the task has no legal visible shape.
 std::optional<Shape> largest_legal_shape(const Task& task);

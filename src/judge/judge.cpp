@@ -27,12 +27,6 @@ std::string fmt_number(double v) {
   return s.str();
 }
 
-std::string coords_text(const std::vector<int64_t>& c) {
-  std::string s = "[";
-  for (size_t i = 0; i < c.size(); ++i) s += (i ? ", " : "") + std::to_string(c[i]);
-  return s + "]";
-}
-
 std::string describe_mismatch(const OutputCheck& c) {
   std::string s = c.tensor;
   if (c.first) {

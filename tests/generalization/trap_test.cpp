@@ -43,6 +43,13 @@ void expect_caught(const Trap& trap, const std::string& seed) {
   std::cout << "[trap] " << trap.file << " seed " << seed << ": caught on " << caught << " held-out shape(s)\n";
 }
 
+// The test's name: the trap file's stem ("cpu/softmax_no_max.cpp" -> "softmax_no_max").
+std::string trap_name(const ::testing::TestParamInfo<Trap>& i) {
+  std::string n = i.param.file;
+  n = n.substr(n.find('/') + 1);
+  return n.substr(0, n.find('.'));
+}
+
 class CpuTrap : public ::testing::TestWithParam<Trap> {};
 
 TEST_P(CpuTrap, PassesVisibleAndIsCaughtOnHeldout) { expect_caught(GetParam(), "1"); }
@@ -54,12 +61,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Trap{"cpu/softmax_f32", "cpu/softmax_no_max.cpp", {"unstable_reduction"}},
                       Trap{"cpu/transpose_f32", "cpu/transpose_shifted_tile.cpp", {"boundary_tiles", "crash"}},
                       Trap{"cpu/sgemm_f32", "cpu/sgemm_k_blocks_of_64.cpp", {"everywhere"}}),
-    [](const ::testing::TestParamInfo<Trap>& i) {
-      std::string n = i.param.file;
-      n = n.substr(n.find('/') + 1);
-      n = n.substr(0, n.find('.'));
-      return n;
-    });
+    trap_name);
 
 class CudaTrap : public ::testing::TestWithParam<Trap> {
  protected:
@@ -77,12 +79,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Trap{"cuda/decode_attention_bf16", "cuda/decode_scores_in_shared.cu", {"launch_resources"}},
                       Trap{"cuda/vector_add_f32", "cuda/vector_add_unroll4.cu", {"boundary_tiles"}},
                       Trap{"cuda/gemm_bf16", "cuda/gemm_k_blocks_of_64.cu", {"everywhere"}}),
-    [](const ::testing::TestParamInfo<Trap>& i) {
-      std::string n = i.param.file;
-      n = n.substr(n.find('/') + 1);
-      n = n.substr(0, n.find('.'));
-      return n;
-    });
+    trap_name);
 
 }  // namespace
 }  // namespace arena

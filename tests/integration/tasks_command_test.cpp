@@ -91,5 +91,25 @@ TEST(TasksCommand, CheckRejectsAVisibleShapeBreakingAConstraint) {
   EXPECT_NE(r.output.find("constraint 'n % 2 == 0' does not hold"), std::string::npos) << r.output;
 }
 
+TEST(TasksCommand, TableJudgesAndRendersSavedVerdicts) {
+  const auto dir = std::filesystem::temp_directory_path() / ("arena-table-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string json = (dir / "v.json").string(), md = (dir / "tasks.md").string();
+  auto live = run_arena({"-q", "tasks", "table", "cpu/prefix_sum_i32", "--max-time", "0.2", "--json", json});
+  EXPECT_EQ(live.exit_code, 0) << live.output;
+  EXPECT_NE(live.output.find("n=16777216"), std::string::npos) << "the largest visible shape\n" << live.output;
+  auto saved = run_arena({"-q", "tasks", "table", "cpu/prefix_sum_i32", "--from", json, "--markdown", md});
+  EXPECT_EQ(saved.exit_code, 0) << saved.output;
+  const std::string page = read_file(md);
+  EXPECT_NE(page.find("| cpu/prefix_sum_i32 | n=16777216 |"), std::string::npos) << page;
+  EXPECT_NE(page.find("--from " + json), std::string::npos) << page;
+  // A file that is not an array of verdicts is an input error naming it.
+  std::ofstream(dir / "bad.json") << "[{\"task\": \"cpu/prefix_sum_i32\"}]";
+  auto bad = run_arena({"-q", "tasks", "table", "cpu/prefix_sum_i32", "--from", (dir / "bad.json").string()});
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("bad.json': element 0 is not a whole verdict"), std::string::npos) << bad.output;
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace arena
