@@ -108,6 +108,26 @@ TEST_F(FailureExplanation, AHeldoutSpeedupBelowOneWhereVisibleIsAboveIsACollapse
   EXPECT_TRUE(v_.shapes[0].explanation.empty());
 }
 
+TEST_F(FailureExplanation, ARefusedLaunchNamesWhatEachKernelAsksFor) {
+  v_.device["registers_per_sm"] = "65536";
+  v_.compile.log =
+      "ptxas info    : Compiling entry function '_Z6scoresPKfPfi' for 'sm_90a'\n"
+      "ptxas info    : Function properties for _Z6scoresPKfPfi\n"
+      "    0 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads\n"
+      "ptxas info    : Used 128 registers, used 1 barriers, 4096 bytes smem\n";
+  v_.shapes.push_back(shape(1000, true, FailureClass::kNone, "visible"));
+  ShapeVerdict s = shape(100000, false, FailureClass::kLaunchError);
+  s.message = "too many resources requested for launch";
+  v_.shapes.push_back(s);
+  explain_failures(task_, v_);
+  const std::string& e = v_.shapes[1].explanation;
+  EXPECT_EQ(v_.shapes[1].explanation_kind, "launch_resources") << e;
+  EXPECT_NE(e.find("scores(float const*, float*, int): 128 registers per thread (blocks of at most 512 threads), "
+                   "4096 bytes of static shared memory, 16 bytes of register spills"),
+            std::string::npos)
+      << e;
+}
+
 TEST_F(FailureExplanation, QuadrantsCountBaselineAgainstCandidate) {
   ShapeVerdict regression = shape(5, false, FailureClass::kWrongValues), both_fail = shape(6, false, FailureClass::kCrash),
                improvement = shape(7, true), both_pass = shape(8, true), unknown = shape(9, true);

@@ -182,8 +182,9 @@ CompileResult CudaBackend::compile(const Task& task, const std::string& source,
   job.files["arena_main.cu"] = "#include \"arena_signature.h\"\n#include \"solution.cu\"\n" +
                                invoke_shim(task, SignatureFlavor::kCuda);
   // One shared CUDA runtime for runner and solution, and every symbol resolved at link time:
-  // an unresolved one is a library the task does not allow.
-  job.command = {nvcc_, "-std=c++17", "-O3", "-lineinfo", "-arch=" + arch_, "-cudart", "shared",
+  // an unresolved one is a library the task does not allow. --resource-usage puts each kernel's
+  // registers, static shared memory and spills in the log (kernel_resources reads them).
+  job.command = {nvcc_, "-std=c++17", "-O3", "-lineinfo", "-arch=" + arch_, "--resource-usage", "-cudart", "shared",
                  "-Xcompiler", "-fPIC", "-shared", "-Xlinker", "--no-undefined", "-I.", "-o", "solution.so",
                  "arena_main.cu"};
   for (const auto& f : library_flags(libraries)) job.command.push_back(f);
