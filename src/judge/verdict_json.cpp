@@ -1,5 +1,7 @@
 #include "judge/verdict_json.hpp"
 
+#include "judge/kernel_resources.hpp"
+
 namespace arena {
 namespace {
 
@@ -126,6 +128,14 @@ json verdict_to_json(const Verdict& v) {
   int passed = 0;
   for (const auto& s : v.shapes) passed += s.correct ? 1 : 0;
   FailureClass fc = v.failure_class();
+  json kernels = json::array();
+  for (const auto& k : parse_kernel_resources(v.compile.log))
+    kernels.push_back({{"name", k.name},
+                       {"registers", k.registers},
+                       {"shared_bytes", k.shared_bytes},
+                       {"stack_bytes", k.stack_bytes},
+                       {"spill_bytes", k.spill_bytes},
+                       {"max_threads_per_block", max_threads_per_block(k)}});
   return {
       {"schema", "kernelarena.verdict/1"},
       {"task", v.task},
@@ -142,7 +152,8 @@ json verdict_to_json(const Verdict& v) {
         {"key", v.compile.key},
         {"command", v.compile.command},
         {"log", v.compile.log},
-        {"forbidden_symbols", v.compile.forbidden_symbols}}},
+        {"forbidden_symbols", v.compile.forbidden_symbols},
+        {"kernels", kernels}}},
       {"shapes", shapes},
       {"summary",
        {{"compiled", v.compiled()},
