@@ -111,6 +111,10 @@ struct Task {
   Expr bytes;
   std::vector<Shape> visible;
   HeldoutRules heldout;
+  // Params along which the task is permutation-equivariant: reordering the slices of every tensor
+  // axis whose extent is exactly that param (the same way for all) reorders the outputs alike.
+  // The judge uses it to give every timed call fresh input content (judge/reordering).
+  std::vector<std::string> equivariant;
   Limits limits;
   std::filesystem::path reference;
   std::filesystem::path starter;

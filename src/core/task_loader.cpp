@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -250,7 +251,8 @@ Task load_task(const fs::path& dir_in) {
   if (!root.IsMap()) top.fail("task.yaml must be a mapping of fields (docs/task-format.md)");
   top.only({"name", "backend", "category", "description", "entry", "params", "constraints",
             "tensors", "scalars", "tolerance", "flops", "bytes", "visible", "heldout", "limits",
-            "reference", "starter", "baseline", "libraries", "expert", "expert_libraries", "host_reference", "stub"});
+            "reference", "starter", "baseline", "libraries", "expert", "expert_libraries", "host_reference", "stub",
+            "equivariant"});
 
   Task t;
   t.dir = dir;
@@ -423,6 +425,23 @@ Task load_task(const fs::path& dir_in) {
       for (size_t i = 0; i < s.size(); ++i) t.heldout.shapes.push_back(read_shape(s.item(i), t.params));
     }
     if (h.has("count")) t.heldout.count = h.at("count").integer();
+  }
+
+  if (top.has("equivariant")) {
+    Field e = top.at("equivariant");
+    for (size_t i = 0; i < e.size(); ++i) {
+      std::string p = e.item(i).str();
+      if (param_names.count(p) == 0) e.item(i).fail("'" + p + "' is not a param of this task");
+      if (std::find(t.equivariant.begin(), t.equivariant.end(), p) != t.equivariant.end())
+        e.item(i).fail("'" + p + "' is listed twice");
+      bool on_input = false;
+      for (const auto& ts : t.tensors)
+        for (const auto& d : ts.shape) on_input = on_input || (ts.role == Role::kInput && d.text() == p);
+      if (!on_input)
+        e.item(i).fail("no input tensor has an axis of extent exactly '" + p +
+                       "': reordering along it would not change the inputs");
+      t.equivariant.push_back(p);
+    }
   }
 
   t.reference = read_file_ref(top.at("reference"), dir);

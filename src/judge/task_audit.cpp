@@ -8,6 +8,7 @@
 #include "judge/input_generator.hpp"
 #include "judge/lane.hpp"
 #include "judge/random.hpp"
+#include "judge/reordering.hpp"
 
 namespace arena {
 
@@ -32,9 +33,12 @@ std::vector<std::string> audit_degenerate_outputs(const Task& task, const Backen
   std::string err = lane.prepare(shape);
   if (!err.empty()) return {"the reference does not load: " + err};
 
+  // Seeds 0 and 1, then (for an equivariant task) seed 0's inputs reordered.
   std::vector<std::vector<HostBuffer>> outputs;
-  for (int s = 0; s < 2; ++s) {
-    lane.write_inputs(generate_inputs(task, shape, stream_key(seed, static_cast<uint64_t>(s))));
+  const std::vector<HostBuffer> first = generate_inputs(task, shape, stream_key(seed, 0));
+  const Reordering order = draw_reordering(task, shape, stream_key(seed, 0xF8E5));
+  for (int s = 0; s < (order.empty() ? 2 : 3); ++s) {
+    lane.write_inputs(s == 0 ? first : s == 1 ? generate_inputs(task, shape, stream_key(seed, 1)) : reorder_inputs(task, shape, order, first));
     lane.poison_outputs(seed);
     CallOutcome o = lane.call(task.limits.timeout_s * 10);
     if (o.kind != CallOutcome::Kind::kOk) return {"the reference failed: " + o.message};
@@ -66,6 +70,18 @@ std::vector<std::string> audit_degenerate_outputs(const Task& task, const Backen
     }
     if (std::memcmp(expected.data(), outputs[1][i].data(), expected.size()) == 0 && n > 1)
       problems.push_back("at " + shape.label() + ", '" + spec.name + "' is the same for two different seeds: the output does not depend on the inputs");
+    // The judge relies on `equivariant` to check timed calls on reordered inputs: the reference
+    // on reordered inputs, put back in order, must match the reference on the inputs.
+    if (!order.empty()) {
+      HostBuffer back(expected.size());
+      reorder_tensor(task, shape, order, i, outputs[2][i].data(), back.data(), /*inverse=*/true);
+      OutputCheck c = check_output(spec, dims, back.data(), expected.data(), tol, none);
+      if (!c.ok())
+        problems.push_back("at " + shape.label() + ", reordering the inputs along the equivariant params does not just "
+                           "reorder '" + spec.name + "' (" + std::to_string(c.mismatches) + " of " +
+                           std::to_string(c.elements) + " elements differ): the task is not equivariant along them; "
+                           "fix or remove 'equivariant'");
+    }
   }
   return problems;
 }

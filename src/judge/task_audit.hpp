@@ -1,6 +1,7 @@
 // Soundness checks of a task's data, run by `arena tasks check`: with the reference's outputs
 // on real inputs, would a degenerate solution (all zeros, one constant) be rejected, and do the
-// outputs depend on the inputs at all?
+// outputs depend on the inputs at all? Where the task declares `equivariant` params, does
+// reordering the inputs along them only reorder the outputs?
 #pragma once
 
 #include <string>

@@ -65,6 +65,21 @@ TEST(TasksCommand, CheckRejectsToleranceSoLooseThatZerosPass) {
   EXPECT_NE(r.output.find("the constant output 0"), std::string::npos) << r.output;
 }
 
+TEST(TasksCommand, CheckRejectsAnEquivarianceTheReferenceBreaks) {
+  // A running sum is not equivariant along n: reordering a and b changes every partial sum.
+  const std::string scan = std::string(::testing::TempDir()) + "/running_sum_reference.cpp";
+  std::ofstream(scan) << "#include \"arena_signature.h\"\n"
+                         "extern \"C\" void vector_add_f32(const float* a, const float* b, float* out, int64_t n) {\n"
+                         "  float s = 0;\n"
+                         "  for (int64_t i = 0; i < n; ++i) out[i] = (s += a[i] + b[i]);\n"
+                         "}\n";
+  testing::TaskCopy t;
+  t.replace_file("reference.cpp", scan);
+  auto r = check_copy(t);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("does not just reorder 'out'"), std::string::npos) << r.output;
+}
+
 TEST(TasksCommand, CheckValidatesTheReferenceAgainstItsHostReference) {
   testing::TaskCopy t;
   t.replace_file("host_reference.cpp", testing::source_path("tasks/cpu/vector_add_f32/reference.cpp"))
