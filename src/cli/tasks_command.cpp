@@ -113,7 +113,9 @@ std::vector<std::string> check_task(const std::string& id, const std::filesystem
     ReferenceValidation rv = validate_reference(t, *backend, *host, t.visible, seed);
     for (const auto& p : rv.problems) problems.push_back(p);
     reference_note = "fp64 host " + std::to_string(rv.checked.size()) + "/" + std::to_string(t.visible.size());
-    if (!rv.skipped.empty()) reference_note += " (" + std::to_string(rv.skipped.size()) + " too large)";
+    if (!rv.freivalds.empty()) reference_note += " + Freivalds " + std::to_string(rv.freivalds.size());
+    if (rv.skipped.size() > rv.freivalds.size())
+      reference_note += " (" + std::to_string(rv.skipped.size() - rv.freivalds.size()) + " too large)";
   } else {
     reference_note = "no host reference";
   }

@@ -86,6 +86,16 @@ struct HeldoutRules {
   double magnitude = 1;
 };
 
+// The output is a matrix product (per batch where the tensors have a leading batch axis):
+// out = a · b, or a · bᵀ when `b_transposed` (b laid out [N, K]), times every 1-element tensor
+// in `scales`. `arena tasks check` uses it to validate the reference with Freivalds' randomized
+// check on shapes too large for the host reference.
+struct ProductSpec {
+  std::string out, a, b;
+  bool b_transposed = false;
+  std::vector<std::string> scales;
+};
+
 struct Limits {
   int64_t memory_bytes = int64_t{2} << 30;  // all tensors of one shape together
   double timeout_s = 10;                    // one call of the solution
@@ -115,6 +125,7 @@ struct Task {
   // axis whose extent is exactly that param (the same way for all) reorders the outputs alike.
   // The judge uses it to give every timed call fresh input content (judge/reordering).
   std::vector<std::string> equivariant;
+  std::optional<ProductSpec> product;
   Limits limits;
   std::filesystem::path reference;
   std::filesystem::path starter;

@@ -252,7 +252,7 @@ Task load_task(const fs::path& dir_in) {
   top.only({"name", "backend", "category", "description", "entry", "params", "constraints",
             "tensors", "scalars", "tolerance", "flops", "bytes", "visible", "heldout", "limits",
             "reference", "starter", "baseline", "libraries", "expert", "expert_libraries", "host_reference", "stub",
-            "equivariant"});
+            "equivariant", "product"});
 
   Task t;
   t.dir = dir;
@@ -442,6 +442,40 @@ Task load_task(const fs::path& dir_in) {
                        "': reordering along it would not change the inputs");
       t.equivariant.push_back(p);
     }
+  }
+
+  if (top.has("product")) {
+    Field f = top.at("product");
+    f.only({"out", "a", "b", "b_layout", "scales"});
+    ProductSpec p;
+    auto tensor = [&](const Field& g, Role role) {
+      std::string name = g.str();
+      for (const auto& ts : t.tensors)
+        if (ts.name == name) {
+          if (ts.role != role) g.fail("'" + name + "' must be an " + (role == Role::kInput ? "input" : "output"));
+          return std::pair(name, ts.shape.size());
+        }
+      g.fail("no tensor is named '" + name + "'");
+      return std::pair(name, size_t{0});
+    };
+    auto [out, out_rank] = tensor(f.at("out"), Role::kOutput);
+    auto [a, a_rank] = tensor(f.at("a"), Role::kInput);
+    auto [b, b_rank] = tensor(f.at("b"), Role::kInput);
+    if (out_rank < 2 || out_rank > 3 || a_rank != out_rank || b_rank != out_rank)
+      f.fail("out, a and b must all be matrices ([rows, cols]) or all batches of them ([batch, rows, cols])");
+    p.out = out;
+    p.a = a;
+    p.b = b;
+    if (f.has("b_layout")) {
+      std::string l = f.at("b_layout").str();
+      if (l != "kn" && l != "nk") f.at("b_layout").fail("must be kn (b is [K, N]) or nk (b is [N, K], a · bᵀ)");
+      p.b_transposed = l == "nk";
+    }
+    if (f.has("scales")) {
+      Field sc = f.at("scales");
+      for (size_t i = 0; i < sc.size(); ++i) p.scales.push_back(tensor(sc.item(i), Role::kInput).first);
+    }
+    t.product = p;
   }
 
   t.reference = read_file_ref(top.at("reference"), dir);

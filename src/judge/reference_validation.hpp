@@ -21,9 +21,13 @@ struct ReferenceValidation {
   std::vector<std::string> problems;  // empty when the references agree on every shape checked
   std::vector<std::string> checked;   // shape labels compared
   std::vector<std::string> skipped;   // shape labels over kHostReferenceMaxFlops
+  // Of those, the ones a task with `product:` validated with Freivalds' check instead.
+  std::vector<std::string> freivalds;
 };
 
-// `device` runs the task's reference, `host` (the CPU backend) its host reference. Throws
+// `device` runs the task's reference, `host` (the CPU backend) its host reference; shapes too
+// large for the host reference are checked with Freivalds' check where the task declares its
+// output a matrix product (judge/freivalds). Throws
 // InputError when either does not compile.
 ReferenceValidation validate_reference(const Task& task, const Backend& device, const Backend& host,
                                        const std::vector<Shape>& shapes, uint64_t seed);
