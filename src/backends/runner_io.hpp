@@ -27,6 +27,14 @@ inline void send_reply(const protocol::Reply& r) {
 
 inline void reply_ok() { send_reply(protocol::Reply{}); }
 
+// The ready reply (the library is loaded): its message says whether the sandbox is on, as
+// protocol::kSandboxOn or kSandboxOff with the reason.
+inline void reply_ready(const std::string& sandbox) {
+  protocol::Reply r;
+  std::snprintf(r.message, sizeof r.message, "%s", sandbox.c_str());
+  send_reply(r);
+}
+
 // Tells the judge what went wrong, then exits with `code` (which the judge maps to a class).
 [[noreturn]] inline void fail(const std::string& what, int code) {
   protocol::Reply r;

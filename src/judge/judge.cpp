@@ -54,6 +54,8 @@ FailureClass class_of(const CallOutcome& o) {
     case CallOutcome::Kind::kLaunchError:
       return FailureClass::kLaunchError;
     default:
+    case CallOutcome::Kind::kSandboxViolation:
+      return FailureClass::kSandboxViolation;
       return FailureClass::kCrash;
   }
 }
@@ -142,7 +144,14 @@ class Judge {
     if (!err.empty()) return fail(sv, FailureClass::kReferenceError, "the reference's runner failed to start: " + err);
     err = candidate_->prepare(shape);
     add_seconds("runner_start", t);
-    if (!err.empty()) return fail(sv, FailureClass::kCrash, "the solution failed to load: " + err);
+    if (!err.empty()) {
+      // A denied call from a static constructor is the same violation as one from a call.
+      const bool denied = candidate_->start_failure_kind() == CallOutcome::Kind::kSandboxViolation;
+      if (denied && !v_.sandbox) v_.sandbox = SandboxInfo{true, ""};
+      return fail(sv, denied ? FailureClass::kSandboxViolation : FailureClass::kCrash,
+                  denied ? "while the solution was loaded, " + err : "the solution failed to load: " + err);
+    }
+    if (!v_.sandbox) v_.sandbox = SandboxInfo{candidate_->sandbox().on, candidate_->sandbox().why_off};
 
     std::vector<HostBuffer> last_inputs;
     std::vector<HostBuffer> expected;  // reference outputs for last_inputs, by tensor index
@@ -443,6 +452,24 @@ class Judge {
 
   // The precision the task computes in, for its roofline: that of its first input.
   DType compute_dtype() const {
+    // The judge's own count of the runner's threads: a thread that was not there after the
+    // warm-up call and runs right after a timed call returned (deferred work, a spinner) was left
+    // running by that call. Threads a library starts at its first use were there before.
+    tm.threads_after_warmup = r.threads_after_warmup;
+    tm.threads_max_timed = r.threads_max_timed;
+    tm.threads_after_timing = r.threads_after_timing;
+    tm.threads_left_running = r.threads_left_running;
+    if (r.threads_left_running > 0) {
+      v_.flags.push_back({"host_thread", shape.label(),
+                          std::to_string(r.threads_left_running) +
+                              " thread(s) started by timed calls were still running after the call returned "
+                              "(the runner had " + std::to_string(r.threads_after_warmup) +
+                              " thread(s) after the warm-up call, at most " + std::to_string(r.threads_max_timed) +
+                              " right after a timed call, " + std::to_string(r.threads_after_timing) +
+                              " after the last one): work the timer does not see; finish the work and join "
+                              "every thread you start before the entry point returns",
+                          true});
+    }
     for (const auto& t : task_.tensors)
       if (t.role == Role::kInput) return t.dtype;
     return task_.tensors.front().dtype;

@@ -53,6 +53,13 @@ class Lane {
   // The whole region back from the device (after outputs-only calls); false if the runner died.
   bool download_all(double timeout_s);
   int runner_threads() const { return runner_->thread_count(); }
+  // The runner's thread ids, and whether one is running (not exiting): RunnerClient's.
+  std::vector<int> runner_thread_ids() const { return runner_->thread_ids(); }
+  bool runner_thread_running(int tid) const { return runner_->thread_running(tid); }
+  // After a prepare() that failed: how the runner's start failed (RunnerClient::start_failure_kind).
+  CallOutcome::Kind start_failure_kind() const { return runner_->start_failure_kind(); }
+  // Whether the current runner runs under its seccomp profile (known once prepare() succeeded).
+  const SandboxState& sandbox() const { return runner_->sandbox(); }
 
   std::optional<GuardViolation> check_guards() const;
   // The index of the first input whose bytes differ from `pristine`, if any.

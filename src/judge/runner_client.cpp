@@ -10,11 +10,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
+#include <sstream>
 
 #include "core/error.hpp"
 #include "core/subprocess.hpp"
@@ -27,6 +30,35 @@ constexpr int kChildRegionFd = 4;
 
 [[noreturn]] void sys_fail(const std::string& what) {
   throw InternalError(what + ": " + std::strerror(errno));
+}
+
+// Why the judge starts a runner without its seccomp profile; "" when it starts it with one.
+std::string sandbox_off_reason(const RunnerSpec& spec) {
+  const char* env = std::getenv("ARENA_NO_SANDBOX");
+  if (env != nullptr && std::strcmp(env, "1") == 0) return "ARENA_NO_SANDBOX=1";
+  if (!spec.wrapper.empty())
+    return "the runner runs under " + std::filesystem::path(spec.wrapper[0]).filename().string();
+  return "";
+}
+
+// The denied call the runner's SIGSYS handler named in its output ("arena-sandbox: denied
+// <name> (<nr>)"), or "" when there is none.
+std::string denied_call(const std::string& output) {
+  const std::string mark = "arena-sandbox: denied ";
+  auto at = output.rfind(mark);
+  if (at == std::string::npos) return "";
+  at += mark.size();
+  auto end = output.find('\n', at);
+  std::string call = output.substr(at, end == std::string::npos ? std::string::npos : end - at);
+  for (char& c : call)
+    if (!std::isprint(static_cast<unsigned char>(c))) c = '?';
+  return call.substr(0, 64);
+}
+
+std::string sandbox_violation_message(const std::string& call) {
+  return "the solution made a forbidden system call: " + (call.empty() ? std::string("(not named)") : call) +
+         "; the runner's seccomp profile denies running programs, network sockets, ptrace, new files (on the CPU "
+         "also writing files) and signals to other processes";
 }
 
 }  // namespace
@@ -47,6 +79,9 @@ RunnerClient::RunnerClient(const RunnerSpec& spec, double start_timeout_s) {
   std::string address_space = std::to_string(spec.address_space_bytes);
   std::vector<std::string> extra = spec.extra_args;
   std::vector<std::string> wrapper = spec.wrapper;
+  sandbox_.why_off = sandbox_off_reason(spec);
+  sandbox_asked_ = sandbox_.why_off.empty();
+  if (!sandbox_asked_) extra.push_back("--no-sandbox");
 
   pid_t pid = fork();
   if (pid < 0) sys_fail("fork");
@@ -99,10 +134,18 @@ bool RunnerClient::wait_ready() {
     CallOutcome o = rc <= 0 ? CallOutcome{CallOutcome::Kind::kTimeout, 0, 0, "the runner did not start in time"}
                             : died(0);
     start_error_ = o.message;
+    start_failure_kind_ = o.kind;
     kill_now();
   } else if (hello.status != protocol::Status::kOk) {
     start_error_ = std::string(hello.message, strnlen(hello.message, sizeof hello.message));
+    start_failure_kind_ = CallOutcome::Kind::kCrash;
     kill_now();
+  } else {
+    std::string said(hello.message, strnlen(hello.message, sizeof hello.message));
+    const std::string off = protocol::kSandboxOff;
+    sandbox_.on = sandbox_asked_ && said == protocol::kSandboxOn;
+    if (sandbox_asked_ && !sandbox_.on)
+      sandbox_.why_off = said.rfind(off, 0) == 0 ? said.substr(off.size()) : "the runner did not say it was on";
   }
   start_seconds_ = now_seconds() - spawned_at_;
   return start_error_.empty();
@@ -170,7 +213,17 @@ CallOutcome RunnerClient::died(double host_seconds) {
   pid_ = -1;
   if (WIFEXITED(status)) exit_code_ = WEXITSTATUS(status);
   std::string tail = output_tail();
-  if (WIFSIGNALED(status)) {
+  if ((WIFEXITED(status) && WEXITSTATUS(status) == protocol::kExitSandbox && sandbox_asked_) ||
+      (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS && sandbox_asked_)) {
+    // Killed by SIGSYS itself: the denied call was made with SIGSYS blocked, so the runner's
+    // handler could not name it (system() and posix_spawn block every signal while they start
+    // a process), or it was another architecture's call, which the filter kills outright.
+    o.kind = CallOutcome::Kind::kSandboxViolation;
+    std::string call = denied_call(tail);
+    if (call.empty() && WIFSIGNALED(status))
+      call = "not named (made with SIGSYS blocked, as system() and posix_spawn do while they start a process)";
+    o.message = sandbox_violation_message(call);
+  } else if (WIFSIGNALED(status)) {
     int sig = WTERMSIG(status);
     // SIGKILL that the judge did not send: the kernel's OOM killer, or RLIMIT_AS hit by a stack.
     o.kind = sig == SIGKILL ? CallOutcome::Kind::kOom : CallOutcome::Kind::kCrash;
@@ -207,6 +260,8 @@ CallOutcome RunnerClient::call(const std::vector<uint64_t>& offsets,
   CallOutcome o = exchange(q, timeout_s);
   double cpu_after = o.kind == CallOutcome::Kind::kOk ? cpu_time_ns() : -1;
   if (cpu_before >= 0 && cpu_after >= 0) o.runner_cpu_ns = cpu_after - cpu_before;
+  // Read at once: a thread the call left running is there now (the judge's host_thread check).
+  if (o.kind == CallOutcome::Kind::kOk) o.threads_after = thread_ids();
   return o;
 }
 
@@ -269,6 +324,32 @@ int RunnerClient::thread_count() const {
   return 0;
 }
 
+std::vector<int> RunnerClient::thread_ids() const {
+  std::vector<int> ids;
+  if (!alive()) return ids;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/" + std::to_string(pid_) + "/task", ec))
+    ids.push_back(std::atoi(entry.path().filename().c_str()));
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+bool RunnerClient::thread_running(int tid) const {
+  if (!alive()) return false;
+  std::ifstream in("/proc/" + std::to_string(pid_) + "/task/" + std::to_string(tid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // After the command's closing parenthesis: state ppid pgrp session tty_nr tpgid flags ...
+  auto paren = stat.rfind(')');
+  if (paren == std::string::npos) return false;  // gone meanwhile
+  std::istringstream fields(stat.substr(paren + 1));
+  std::string state;
+  long long skip = 0;
+  unsigned long long flags = 0;
+  fields >> state >> skip >> skip >> skip >> skip >> skip >> flags;
+  constexpr unsigned long long kPfExiting = 0x4;  // PF_EXITING: the thread is in do_exit()
+  return fields && state != "Z" && state != "X" && (flags & kPfExiting) == 0;
+}
+
 CallOutcome RunnerClient::exchange(const protocol::Request& q, double timeout_s) {
   wait_ready();
   if (!alive()) return {CallOutcome::Kind::kCrash, 0, 0, "the runner is not running"};
@@ -296,7 +377,8 @@ CallOutcome RunnerClient::exchange(const protocol::Request& q, double timeout_s)
     // The runner reported a failure and is exiting; collect it as a death with this message.
     CallOutcome o = died(host);
     std::string said(r.message, strnlen(r.message, sizeof r.message));
-    bool says_it_all = o.kind == CallOutcome::Kind::kOom || o.kind == CallOutcome::Kind::kLaunchError;
+    bool says_it_all = o.kind == CallOutcome::Kind::kOom || o.kind == CallOutcome::Kind::kLaunchError ||
+                       o.kind == CallOutcome::Kind::kSandboxViolation;
     o.message = says_it_all ? said : said + " (" + o.message + ")";
     return o;
   }

@@ -26,12 +26,14 @@ struct RunnerSpec {
   std::vector<std::string> extra_args;  // appended to the runner's command line
   // An argv prefix: a tool (compute-sanitizer) that starts the runner as its child, which
   // inherits the descriptors the runner is given on its command line. wrapper[0] is a path.
+  // A wrapped runner gets no seccomp profile (--no-sandbox): the tool's code runs inside it.
   std::vector<std::string> wrapper;
   double start_timeout_s = 0;  // until the runner is ready; 0 = the client's default
 };
 
 struct CallOutcome {
-  enum class Kind { kOk, kCrash, kTimeout, kOom, kLaunchError };
+  // kSandboxViolation: the solution made a system call the runner's seccomp profile denies.
+  enum class Kind { kOk, kCrash, kTimeout, kOom, kLaunchError, kSandboxViolation };
   Kind kind = Kind::kOk;
   uint64_t runner_ns = 0;  // what the runner says the call took
   double host_seconds = 0;  // what the judge saw around the request and reply
@@ -40,6 +42,15 @@ struct CallOutcome {
   // it (the solution cannot fake it); negative when unknown.
   double runner_cpu_ns = -1;
   uint64_t all_work_ns = 0;  // ... and until all work on the device was done
+  // kCall: the ids of the runner's threads right after the reply, from /proc (sorted).
+  std::vector<int> threads_after = {};
+};
+
+// Whether a runner's seccomp profile is on; the judge decides (ARENA_NO_SANDBOX=1, a wrapper)
+// and the runner confirms in its ready reply.
+struct SandboxState {
+  bool on = false;
+  std::string why_off;  // when off: the judge's reason, or the runner's (it could not install it)
 };
 
 class RunnerClient {
@@ -56,6 +67,11 @@ class RunnerClient {
   bool wait_ready();
   bool alive() const { return pid_ > 0; }
   const std::string& start_error() const { return start_error_; }
+  // How the start failed (kCrash, kTimeout, kSandboxViolation: a static constructor of the
+  // solution made a denied call); kOk when it did not.
+  CallOutcome::Kind start_failure_kind() const { return start_failure_kind_; }
+  // Known once wait_ready() returned true.
+  const SandboxState& sandbox() const { return sandbox_; }
   double start_seconds() const { return start_seconds_; }
 
   // Resizes the shared region to `bytes`; returns the judge's mapping of it.
@@ -71,8 +87,14 @@ class RunnerClient {
   CallOutcome transfer(protocol::Op op, double timeout_s, const std::vector<std::pair<uint64_t, uint64_t>>& ranges = {});
   // Asks the runner to evict the caches. Returns false when the runner died doing it.
   bool flush_caches(double timeout_s);
-  // Threads in the runner's process now (0 when unknown).
+  // Threads in the runner's process now (0 when unknown), from /proc/<pid>/status: cheap.
   int thread_count() const;
+  // The ids of the runner's threads now, from /proc/<pid>/task, sorted (empty when unknown).
+  std::vector<int> thread_ids() const;
+  // Whether thread `tid` of the runner is running: it exists and is not exiting (PF_EXITING in
+  // /proc/<pid>/task/<tid>/stat). A thread that was joined may still be listed by thread_ids()
+  // for a few microseconds after its joiner woke; it is exiting by then.
+  bool thread_running(int tid) const;
   // Asks the runner to quit and waits up to `timeout_s` for its process to exit (a wrapper
   // writes its report then), killing it after. The process's exit code: this one's, or that of
   // a runner that already died during a request; nullopt after a signal, a kill or a timeout.
@@ -98,6 +120,9 @@ class RunnerClient {
   double spawned_at_ = 0;
   double start_timeout_s_ = 30;
   bool ready_checked_ = false;
+  CallOutcome::Kind start_failure_kind_ = CallOutcome::Kind::kOk;
+  SandboxState sandbox_;
+  bool sandbox_asked_ = true;  // the judge did not pass --no-sandbox
   std::optional<int> exit_code_;  // of a runner that exited (died, or quit)
 };
 

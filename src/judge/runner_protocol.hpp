@@ -20,6 +20,14 @@ constexpr int kExitOom = 86;
 constexpr int kExitSetup = 87;
 // Exit code of a runner whose call was refused at launch (resources, configuration: CUDA).
 constexpr int kExitLaunch = 88;
+// Exit code of a runner whose solution made a system call the runner's seccomp profile denies
+// (src/backends/runner_sandbox.hpp); its output ends with "arena-sandbox: denied <name> (<nr>)".
+// (89 is the CUDA runner's own code for other CUDA errors.)
+constexpr int kExitSandbox = 90;
+// The runner's ready reply says in its message whether the filter is on: kSandboxOn, or
+// kSandboxOff followed by why not.
+constexpr const char* kSandboxOn = "sandbox: seccomp";
+constexpr const char* kSandboxOff = "sandbox: off: ";
 
 enum class Op : uint32_t {
   kMap = 1,   // (re)map the shared buffer region at its new size

@@ -1,6 +1,7 @@
 #include "judge/timing_loop.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "core/subprocess.hpp"
 #include "judge/sample_stats.hpp"
@@ -44,6 +45,7 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
   uint64_t nonce = 0x7157;
   // One timed call of a lane, its samples added to `samples` when given; false when it failed.
   const uint32_t graph = static_cast<uint32_t>(std::max(0, options.graph_launches));
+  std::vector<int> threads_after_call;  // of the last call: the runner's thread ids right after its reply
   auto timed_call = [&](Lane& lane, Samples* samples, CallOutcome* failure) {
     lane.poison_outputs(++nonce);
     // The warm-up (no samples) runs with the stream not held: see protocol::kCallNoHold.
@@ -57,6 +59,7 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
     }
     if (graph > 1) {  // per call
       o.runner_ns /= graph;
+    threads_after_call = o.threads_after;
       o.all_work_ns /= graph;
       o.host_seconds /= graph;
       if (o.runner_cpu_ns >= 0) o.runner_cpu_ns /= graph;
@@ -73,6 +76,26 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
   }
   if (baseline && !timed_call(*baseline, nullptr, &failure)) {
     r.baseline_failure = failure.message;
+  // The candidate's threads after the warm-up: those a library starts at its first use (OpenMP's
+  // pool, cuBLAS, the driver's) exist by now. A thread not among them that runs right after a
+  // timed call (or at the end) was started by a timed call, which returned without it finishing.
+  std::vector<int> known;
+  std::set<int> left_running;
+  auto running = [&](const std::vector<int>& ids) {
+    std::vector<int> out;
+    for (int id : ids) {
+      if (std::binary_search(known.begin(), known.end(), id)) {
+        out.push_back(id);
+      } else if (candidate.runner_thread_running(id)) {
+        out.push_back(id);
+        left_running.insert(id);
+      }
+    }
+    return out;
+  };
+  known = running(candidate.runner_thread_ids());
+  left_running.clear();
+  r.threads_after_warmup = static_cast<int>(known.size());
     baseline = nullptr;
   }
 
@@ -84,6 +107,7 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
     }
     r.check_failure = check();
     if (!r.check_failure.empty()) return r;
+    r.threads_max_timed = std::max(r.threads_max_timed, static_cast<int>(running(threads_after_call).size()));
     if (baseline && !timed_call(*baseline, &r.baseline, &failure)) {
       r.baseline_failure = failure.message;
       baseline = nullptr;
@@ -97,6 +121,8 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
       r.candidate_threads = candidate.runner_threads();
       r.stop_reason = (c == "converged" && b == "converged") ? "converged" : (c != "converged" ? c : b);
       return r;
+      r.threads_after_timing = static_cast<int>(running(candidate.runner_thread_ids()).size());
+      r.threads_left_running = static_cast<int>(left_running.size());
     }
   }
 }

@@ -49,6 +49,14 @@ struct TimingLoopResult {
   Samples candidate;
   Samples baseline;
   int candidate_threads = 0;  // threads in the candidate's process after the loop
+  // The candidate's running threads (not exiting), counted by the judge from /proc: after the
+  // warm-up call, the most right after any timed call, and after the loop; and how many
+  // threads that were not there after the warm-up were running right after a timed call or at
+  // the end: threads a timed call left running when it returned (the host_thread flag).
+  int threads_after_warmup = 0;
+  int threads_max_timed = 0;
+  int threads_after_timing = 0;
+  int threads_left_running = 0;
   std::string stop_reason;
   std::optional<CallOutcome> candidate_failure;  // the candidate died or hung while timed
   std::string check_failure;                     // a timed output failed its check

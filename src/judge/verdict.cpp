@@ -39,6 +39,8 @@ std::string_view failure_class_name(FailureClass c) {
       return "reference_error";
     case FailureClass::kSanitizer:
       return "sanitizer";
+    case FailureClass::kSandboxViolation:
+      return "sandbox_violation";
   }
   return "none";
 }

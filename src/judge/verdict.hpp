@@ -31,6 +31,7 @@ enum class FailureClass {
   kForbiddenLibrary,  // the solution links against a library the task does not allow
   kReferenceError,  // the task's reference failed: a harness problem, not the solution's
   kSanitizer,       // --sanitize: compute-sanitizer found an error (or could not vouch for the call)
+  kSandboxViolation,  // the solution made a system call the runner's seccomp profile denies
 };
 
 std::string_view failure_class_name(FailureClass c);
@@ -56,6 +57,13 @@ struct Timing {
 };
 
 struct ShapeVerdict {
+  // The candidate runner's running threads, counted by the judge from /proc: after the warm-up
+  // call, the most right after any timed call, after the last one (0: not counted); and those
+  // not there after the warm-up that ran right after a timed call (the host_thread flag).
+  int threads_after_warmup = 0;
+  int threads_max_timed = 0;
+  int threads_after_timing = 0;
+  int threads_left_running = 0;
   Shape shape;
   std::string set;       // "visible" | "heldout" | "custom" (--shape)
   std::string category;  // held-out: the generator's category (edge, scale_up, largest, ...)
@@ -110,6 +118,12 @@ struct SanitizerVerdict {
 struct CompileInfo {
   bool ok = false;
   bool cached = false;
+// Whether the candidate's runner ran under its seccomp profile (src/backends/runner_sandbox.hpp).
+struct SandboxInfo {
+  bool seccomp = false;
+  std::string why_off;  // ARENA_NO_SANDBOX=1, or the runner could not install it
+};
+
   double seconds = 0;
   std::string key;
   std::string command;
@@ -136,6 +150,7 @@ struct Verdict {
   std::string internal_error;             // set when the harness itself failed midway
 
   bool compiled() const { return compile.ok; }
+  std::optional<SandboxInfo> sandbox;  // the candidate's runner; nullopt when none ran
   // Correct on every shape of a set; nullopt when the set was not judged.
   std::optional<bool> correct_on(const std::string& set) const;
   // Geometric mean of the counted speedups of a set; nullopt when none was measured.

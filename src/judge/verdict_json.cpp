@@ -100,6 +100,10 @@ json shape_json(const ShapeVerdict& s) {
     j["timing"]["roofline_floor_ns"] = optional_number(t.roofline_floor_ns);
     j["timing"]["telemetry"] = telemetry_json(t.telemetry);
     if (t.baseline) j["timing"]["baseline"]["telemetry"] = telemetry_json(t.baseline_telemetry);
+    j["timing"]["runner_threads"] = {{"after_warmup", t.threads_after_warmup},
+                                     {"max_timed", t.threads_max_timed},
+                                     {"after_timing", t.threads_after_timing},
+                                     {"left_running", t.threads_left_running}};
   } else {
     j["timing"] = nullptr;
   }
@@ -174,6 +178,9 @@ json verdict_to_json(const Verdict& v) {
       {"telemetry", telemetry_json(v.telemetry)},
       {"sanitizer", sanitizer_json(v.sanitizer)},
   };
+      {"sandbox", v.sandbox ? json{{"seccomp", v.sandbox->seccomp},
+                                   {"why_off", v.sandbox->why_off.empty() ? json(nullptr) : json(v.sandbox->why_off)}}
+                            : json(nullptr)},
 }
 
 }  // namespace arena

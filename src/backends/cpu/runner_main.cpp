@@ -3,7 +3,11 @@
 // Loads one compiled solution and calls it on buffers in a shared memory region, when and as the
 // judge asks. It is started per solution and killed on a crash or hang; see runner_protocol.hpp.
 //
-//   arena-runner-cpu <library.so> <socket-fd> <region-fd> <flush-bytes> <address-space-bytes>
+//   arena-runner-cpu <library.so> <socket-fd> <region-fd> <flush-bytes> <address-space-bytes> [--no-sandbox]
+//
+// The seccomp profile (runner_sandbox.hpp) goes on before the solution is loaded, so that its
+// static constructors run under it too; --no-sandbox (the judge's, for ARENA_NO_SANDBOX=1)
+// leaves it off.
 
 #include <dlfcn.h>
 #include <sys/mman.h>
@@ -22,6 +26,7 @@
 #include <vector>
 
 #include "backends/runner_io.hpp"
+#include "backends/runner_sandbox.hpp"
 
 namespace {
 
@@ -47,9 +52,12 @@ void flush_caches(std::vector<uint64_t>& buffer) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 6) {
-    std::fprintf(stderr, "usage: %s <library.so> <socket-fd> <region-fd> <flush-bytes> <address-space-bytes>\n"
-                 "(started by the judge; not meant to be run by hand)\n", argv[0]);
+  const bool sandbox = argc == 6;
+  if (argc != 6 && !(argc == 7 && std::strcmp(argv[6], "--no-sandbox") == 0)) {
+    std::fprintf(stderr,
+                 "usage: %s <library.so> <socket-fd> <region-fd> <flush-bytes> <address-space-bytes> [--no-sandbox]\n"
+                 "(started by the judge; not meant to be run by hand)\n",
+                 argv[0]);
     return 2;
   }
   prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive the judge
@@ -65,8 +73,16 @@ int main(int argc, char** argv) {
 
   std::vector<uint64_t> flush_buffer(flush_bytes / sizeof(uint64_t), 1);
 
+  // From here on the process runs the solution's code (its constructors run at load).
+  std::string sandbox_state = std::string(arena::protocol::kSandboxOff) + "the judge asked for none";
+  if (sandbox) {
+    arena::runner::SandboxProfile profile;
+    profile.deny_writing_files = true;
+    std::string why_not = arena::runner::install_sandbox(profile);
+    sandbox_state = why_not.empty() ? arena::protocol::kSandboxOn : arena::protocol::kSandboxOff + why_not;
+  }
   arena::runner::InvokeFn invoke = arena::runner::load_solution(argv[1]);
-  reply_ok();  // ready
+  arena::runner::reply_ready(sandbox_state);
 
   void* region = nullptr;
   size_t region_bytes = 0;

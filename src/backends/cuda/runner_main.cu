@@ -7,6 +7,7 @@
 // for the judge to check. See src/judge/runner_protocol.hpp.
 //
 //   arena-runner-cuda <library.so> <socket-fd> <region-fd> <flush-bytes> <address-space> <device> [--no-hold]
+//                     [--no-sandbox]
 //   arena-runner-cuda --info [device]     print the device's facts as key=value lines
 
 #include <cuda_runtime.h>
@@ -30,6 +31,7 @@
 #include "backends/cuda/hold_kernel.cuh"
 #include "backends/cuda/l2_flush.cuh"
 #include "backends/runner_io.hpp"
+#include "backends/runner_sandbox.hpp"
 
 namespace {
 
@@ -108,11 +110,25 @@ int main(int argc, char** argv) {
   // a launch may wait for the device, which the spinning hold kernel keeps busy until released.
   // ARENA_RUNNER_NO_HOLD=1 does the same for a person profiling under Nsight Compute
   // (bench/timing_quality.py ncu), which serializes launches too.
+  // --no-sandbox: no seccomp profile (the judge passes it under compute-sanitizer, whose
+  // injected code talks to its parent and writes files, and for ARENA_NO_SANDBOX=1).
   const char* no_hold_env = std::getenv("ARENA_RUNNER_NO_HOLD");
-  const bool hold = argc == 7 && !(no_hold_env && std::strcmp(no_hold_env, "1") == 0);
-  if (argc != 7 && !(argc == 8 && std::strcmp(argv[7], "--no-hold") == 0)) {
+  bool hold = !(no_hold_env && std::strcmp(no_hold_env, "1") == 0);
+  bool sandbox = true;
+  bool usage_ok = argc >= 7;
+  for (int i = 7; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--no-hold") == 0) {
+      hold = false;
+    } else if (std::strcmp(argv[i], "--no-sandbox") == 0) {
+      sandbox = false;
+    } else {
+      usage_ok = false;
+    }
+  }
+  if (!usage_ok) {
     std::fprintf(stderr,
-                 "usage: %s <library.so> <socket-fd> <region-fd> <flush-bytes> <address-space> <device> [--no-hold]\n"
+                 "usage: %s <library.so> <socket-fd> <region-fd> <flush-bytes> <address-space> <device> [--no-hold] "
+                 "[--no-sandbox]\n"
                  "       %s --info [device]\n(started by the judge; --info is for people)\n",
                  argv[0], argv[0]);
     return 2;
@@ -121,6 +137,11 @@ int main(int argc, char** argv) {
   // Load every kernel when the library loads. Lazy loading (the default) loads a kernel at its
   // first launch, which waits for the device to go idle: behind the stream hold, that deadlocks.
   setenv("CUDA_MODULE_LOADING", "EAGER", 1);
+  // Under the sandbox the driver may not create files: were a kernel (the solution's, or a
+  // library's loaded at its first use) JIT-compiled from PTX, its compute cache in ~/.nv would
+  // be written. Solutions are built for the device's own architecture, so this changes nothing
+  // for them; it keeps a PTX-only library from ending as a sandbox violation.
+  if (sandbox) setenv("CUDA_CACHE_DISABLE", "1", 1);
   arena::runner::g_socket = std::atoi(argv[2]);
   int region_fd = std::atoi(argv[3]);
   int device = std::atoi(argv[6]);
@@ -142,7 +163,20 @@ int main(int argc, char** argv) {
   check_setup(cudaEventCreate(&stop), "cudaEventCreate");
 
   arena::runner::InvokeFn invoke = arena::runner::load_solution(argv[1]);
-  reply_ok();
+  // The seccomp profile, after the context, the stream, the L2 buffer and the library are up
+  // (the driver registers and loads the solution's kernels at dlopen: EAGER loading). What the
+  // driver still does later stays allowed: ioctl and mmap on /dev/nvidia* (launches, copies,
+  // allocations, events), opening /dev/nvidia* read-write (no O_CREAT), reading /proc and /sys,
+  // threads (clone with CLONE_THREAD; glibc's clone3 falls back to clone on ENOSYS), futexes,
+  // Unix sockets (an MPS daemon). Writing existing files stays allowed here, unlike on the CPU.
+  std::string sandbox_state = std::string(arena::protocol::kSandboxOff) + "the judge asked for none";
+  if (sandbox) {
+    arena::runner::SandboxProfile profile;
+    profile.deny_writing_files = false;
+    std::string why_not = arena::runner::install_sandbox(profile);
+    sandbox_state = why_not.empty() ? arena::protocol::kSandboxOn : arena::protocol::kSandboxOff + why_not;
+  }
+  arena::runner::reply_ready(sandbox_state);
 
   void* region = nullptr;
   void* device_region = nullptr;

@@ -1,0 +1,39 @@
+// The runner's seccomp profile: what the untrusted solution may not ask the kernel for.
+//
+// Installed by each runner once its own setup is done and before the solution's first call
+// (the CPU runner: before the solution is even loaded, so its static constructors are confined
+// too; the CUDA runner: after the library is loaded, since the driver registers its kernels
+// then). Denied, with SECCOMP_RET_TRAP: running programs (execve, execveat, fork, vfork, clone
+// without CLONE_THREAD), ptrace and process_vm_readv/writev, sockets other than AF_UNIX, io_uring
+// (whose requests would bypass the filter), creating, linking, renaming or removing files and
+// directories (open/openat/creat with O_CREAT, mkdir, unlink, rename, link, symlink, mknod,
+// truncate), and signals to any other process (kill, tgkill, tkill, rt_(tg)sigqueueinfo,
+// pidfd_open). clone3 and openat2 answer ENOSYS, so glibc falls back to clone and openat, whose
+// flags the filter can read. Everything else is allowed: threads (the judge counts them), mmap,
+// ioctl, reading files.
+//
+// A denied call never runs: the kernel raises SIGSYS instead, whose handler writes one line,
+// "arena-sandbox: denied <name> (<number>)", to the runner's output (a descriptor duplicated at
+// install time) and exits with protocol::kExitSandbox; the judge turns that into the failure class
+// sandbox_violation naming the call.
+#pragma once
+
+#include <string>
+
+namespace arena::runner {
+
+struct SandboxProfile {
+  // Also deny opening existing files for writing (O_WRONLY, O_RDWR, O_TRUNC). The CPU runner
+  // does; the CUDA runner cannot: the driver opens /dev/nvidia* read-write whenever it needs.
+  bool deny_writing_files = false;
+};
+
+// Installs the SIGSYS handler and the filter for the whole process (every thread, present and
+// future). Returns "" when the filter is on, else why it is not (an architecture the filter does
+// not know, a kernel without seccomp): the runner then runs without it and says so to the judge.
+std::string install_sandbox(const SandboxProfile& profile);
+
+// The name of system call `nr` when the profile denies it (for the SIGSYS report), else nullptr.
+const char* denied_syscall_name(long nr);
+
+}  // namespace arena::runner
