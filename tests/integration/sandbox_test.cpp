@@ -1,0 +1,105 @@
+// The runner's sandbox and the judge's thread count, on the CPU: solutions that run programs,
+// open network sockets or create files are stopped by the runner's seccomp profile
+// (sandbox_violation, naming the call); one that leaves a thread running after its timed calls
+// is flagged host_thread; honest solutions (plain, OpenMP, threads joined in the call) pass.
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "arena_cli.hpp"
+
+namespace arena {
+namespace {
+
+using testing::run_arena;
+using testing::source_path;
+
+std::string redteam(const std::string& name) { return source_path("tests/redteam/cpu/" + name + ".cpp"); }
+
+testing::ArenaRun eval(const std::string& solution, std::vector<std::string> more) {
+  std::vector<std::string> args = {"-q", "eval", "--task", "cpu/vector_add_f32", "--solution", solution,
+                                   "--seed", "5"};
+  args.insert(args.end(), more.begin(), more.end());
+  return run_arena(args, true);
+}
+
+bool has_flag(const nlohmann::json& verdict, const std::string& name) {
+  for (const auto& f : verdict["flags"])
+    if (f["name"] == name) return true;
+  return false;
+}
+
+struct SandboxCase {
+  const char* file;
+  const char* message_has;  // in the shape's message: the call, or how it was made
+};
+
+void PrintTo(const SandboxCase& c, std::ostream* os) { *os << c.file; }
+
+class SandboxViolation : public ::testing::TestWithParam<SandboxCase> {};
+
+TEST_P(SandboxViolation, IsCaughtAndNamed) {
+  const SandboxCase& c = GetParam();
+  auto r = eval(redteam(c.file), {"--no-timing", "--shape", "n=100003"});
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  ASSERT_TRUE(r.verdict.is_object()) << r.output;
+  EXPECT_EQ(r.verdict["summary"]["failure_class"], "sandbox_violation") << r.output;
+  const std::string message = r.verdict["shapes"][0]["message"];
+  EXPECT_NE(message.find("forbidden system call"), std::string::npos) << message;
+  EXPECT_NE(message.find(c.message_has), std::string::npos) << message;
+  EXPECT_EQ(r.verdict["sandbox"]["seccomp"], true) << r.verdict["sandbox"];
+}
+
+INSTANTIATE_TEST_SUITE_P(Cpu, SandboxViolation,
+                         ::testing::Values(SandboxCase{"exec_program", "execve"},
+                                           // system() blocks SIGSYS around its clone: unnamed
+                                           SandboxCase{"run_program", "SIGSYS blocked"},
+                                           SandboxCase{"exec_at_load", "while the solution was loaded"},
+                                           SandboxCase{"tcp_socket", "socket"},
+                                           SandboxCase{"create_file", "openat"}),
+                         [](const auto& info) { return std::string(info.param.file); });
+
+TEST(Sandbox, TheHonestStarterPassesUnderIt) {
+  auto r = eval(source_path("tasks/cpu/vector_add_f32/starter.cpp"), {"--shape", "n=100003", "--max-time", "0.2"});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.verdict["sandbox"]["seccomp"], true) << r.verdict["sandbox"];
+  EXPECT_TRUE(r.verdict["sandbox"]["why_off"].is_null());
+}
+
+TEST(Sandbox, ArenaNoSandboxTurnsItOffAndSaysSo) {
+  setenv("ARENA_NO_SANDBOX", "1", 1);
+  auto r = eval(redteam("create_file"), {"--no-timing", "--shape", "n=100003"});
+  unsetenv("ARENA_NO_SANDBOX");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(r.verdict["summary"]["failure_class"].is_null()) << r.output;
+  EXPECT_EQ(r.verdict["sandbox"]["seccomp"], false);
+  EXPECT_EQ(r.verdict["sandbox"]["why_off"], "ARENA_NO_SANDBOX=1");
+}
+
+TEST(HostThread, AThreadLeftRunningByTimedCallsIsFlagged) {
+  auto r = eval(redteam("host_thread"), {"--shape", "n=100003", "--max-time", "0.3"});
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_TRUE(r.verdict["summary"]["failure_class"].is_null()) << r.output;
+  ASSERT_TRUE(has_flag(r.verdict, "host_thread")) << r.verdict["flags"];
+  EXPECT_EQ(r.verdict["summary"]["speedup_voided"], true);
+  const auto& threads = r.verdict["shapes"][0]["timing"]["runner_threads"];
+  EXPECT_GT(threads["left_running"].get<int>(), 0) << threads;
+}
+
+TEST(HostThread, ThreadsJoinedInTheCallAreNotFlagged) {
+  auto r = eval(redteam("honest_joined_threads"), {"--shape", "n=100003", "--max-time", "0.3"});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_FALSE(has_flag(r.verdict, "host_thread")) << r.verdict["flags"];
+  EXPECT_EQ(r.verdict["shapes"][0]["timing"]["runner_threads"]["left_running"], 0);
+}
+
+TEST(HostThread, AnOpenMpPoolStartedBeforeTimingIsNotFlagged) {
+  auto r = eval(source_path("examples/cpu/vector_add_f32/omp_simd.cpp"), {"--shape", "n=4194304", "--max-time", "0.3"});
+  EXPECT_FALSE(has_flag(r.verdict, "host_thread")) << r.verdict["flags"];
+  EXPECT_TRUE(r.verdict["summary"]["failure_class"].is_null()) << r.output;
+}
+
+}  // namespace
+}  // namespace arena
