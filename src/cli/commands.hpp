@@ -12,6 +12,7 @@ constexpr int kExitCorrect = 0;
 constexpr int kExitNotCorrect = 1;
 constexpr int kExitInputError = 2;
 constexpr int kExitInternalError = 3;
+constexpr int kExitNothingRan = 4;  // arena redteam: every chosen case skipped (its backend cannot run here)
 
 using Runner = std::function<int()>;
 
@@ -27,5 +28,7 @@ Runner add_eval_command(CLI::App& app, const GlobalOptions& global);
 Runner add_tasks_command(CLI::App& app, const GlobalOptions& global);
 Runner add_report_command(CLI::App& app, const GlobalOptions& global);
 Runner add_device_command(CLI::App& app, const GlobalOptions& global);
+Runner add_run_command(CLI::App& app, const GlobalOptions& global);
+Runner add_redteam_command(CLI::App& app, const GlobalOptions& global);
 
 }  // namespace arena::cli
