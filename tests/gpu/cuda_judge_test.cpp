@@ -19,6 +19,8 @@ class CudaJudge : public ::testing::Test {
 };
 
 std::string broken_cuda(const std::string& name) { return std::string(ARENA_TEST_DATA) + "/broken/cuda/" + name + ".cu"; }
+// A cheat of the red-team set (tests/redteam/cuda).
+std::string redteam_cuda(const std::string& name) { return source_path("tests/redteam/cuda/" + name + ".cu"); }
 
 TEST_F(CudaJudge, StarterIsCorrectAndTimed) {
   auto r = run_arena({"-q", "eval", "-t", "cuda/vector_add_f32", "-s", source_path("tasks/cuda/vector_add_f32/starter.cu"),
@@ -35,7 +37,7 @@ TEST_F(CudaJudge, StarterIsCorrectAndTimed) {
 }
 
 TEST_F(CudaJudge, AnInputChangedOnlyWhileTimedIsFound) {
-  auto r = run_arena({"-q", "eval", "-t", "cuda/vector_add_f32", "-s", broken_cuda("mutate_input_when_timed"), "--shape",
+  auto r = run_arena({"-q", "eval", "-t", "cuda/vector_add_f32", "-s", redteam_cuda("mutate_input_when_timed"), "--shape",
                       "n=100000", "--max-time", "0.3"},
                      true);
   EXPECT_EQ(r.exit_code, 1) << r.output;
@@ -80,13 +82,15 @@ TEST_F(CudaJudge, ACuBlasExpertIsABaseline) {
 struct GpuCase {
   const char* file;
   const char* failure_class;
+  bool cheat = false;  // in tests/redteam/cuda
 };
 void PrintTo(const GpuCase& c, std::ostream* os) { *os << c.file << " -> " << c.failure_class; }
 
 class CudaBroken : public CudaJudge, public ::testing::WithParamInterface<GpuCase> {};
 
 TEST_P(CudaBroken, GetsExactlyItsFailureClass) {
-  auto r = run_arena({"-q", "eval", "-t", "cuda/vector_add_f32", "-s", broken_cuda(GetParam().file), "--no-timing",
+  const std::string file = GetParam().cheat ? redteam_cuda(GetParam().file) : broken_cuda(GetParam().file);
+  auto r = run_arena({"-q", "eval", "-t", "cuda/vector_add_f32", "-s", file, "--no-timing",
                       "--timeout", "3"},
                      true);
   EXPECT_EQ(r.exit_code, 1) << r.output;
@@ -97,12 +101,12 @@ INSTANTIATE_TEST_SUITE_P(Gpu, CudaBroken,
                          ::testing::Values(GpuCase{"illegal_address", "crash"},
                                            GpuCase{"too_much_shared_memory", "launch_error"},
                                            GpuCase{"endless_loop", "timeout"},
-                                           GpuCase{"write_past_end", "out_of_bounds"},
+                                           GpuCase{"write_past_end", "out_of_bounds", true},
                                            GpuCase{"nan_output", "nan_inf"}),
                          [](const auto& info) { return std::string(info.param.file); });
 
 TEST_F(CudaJudge, WorkOnASideStreamIsFlagged) {
-  auto r = run_arena({"-q", "eval", "-t", "cuda/vector_add_f32", "-s", broken_cuda("side_stream"), "--max-time", "0.5"}, true);
+  auto r = run_arena({"-q", "eval", "-t", "cuda/vector_add_f32", "-s", redteam_cuda("side_stream"), "--max-time", "0.5"}, true);
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_EQ(r.verdict["summary"]["correct_visible"], true);
   bool flagged = false;

@@ -27,6 +27,9 @@ inline std::string broken(const std::string& name) {
   return std::string(ARENA_TEST_DATA) + "/broken/cpu/" + name + ".cpp";
 }
 
+// A CPU solution of the red-team set (tests/redteam/cpu): a cheat of one class of EXPLOITS.md.
+inline std::string redteam(const std::string& name) { return source_path("tests/redteam/cpu/" + name + ".cpp"); }
+
 // Runs `arena ARGS`; with `with_json`, adds --json FILE and parses it.
 inline ArenaRun run_arena(std::vector<std::string> args, bool with_json = false, double timeout_s = 300) {
   static int counter = 0;

@@ -1,4 +1,5 @@
-// Every failure class the CPU can produce, each from a solution broken in exactly that way.
+// Every failure class the CPU can produce, each from a solution broken in exactly that way: the
+// plain failures of tests/data/broken/cpu and the cheats of tests/redteam/cpu that end in one.
 
 #include <gtest/gtest.h>
 
@@ -8,11 +9,13 @@ namespace arena {
 namespace {
 
 using testing::broken;
+using testing::redteam;
 using testing::run_arena;
 
 struct BrokenCase {
   const char* file;
   const char* failure_class;
+  bool cheat = false;  // in tests/redteam/cpu, not tests/data/broken/cpu
 };
 
 void PrintTo(const BrokenCase& c, std::ostream* os) { *os << c.file << " -> " << c.failure_class; }
@@ -21,7 +24,7 @@ class BrokenSolution : public ::testing::TestWithParam<BrokenCase> {};
 
 TEST_P(BrokenSolution, GetsExactlyItsFailureClass) {
   const BrokenCase& c = GetParam();
-  auto r = run_arena({"-q", "eval", "--task", "cpu/vector_add_f32", "--solution", broken(c.file), "--no-timing",
+  auto r = run_arena({"-q", "eval", "--task", "cpu/vector_add_f32", "--solution", c.cheat ? redteam(c.file) : broken(c.file), "--no-timing",
                       "--timeout", "3", "--seed", "11"},
                      true);
   EXPECT_EQ(r.exit_code, 1) << r.output;
@@ -35,7 +38,7 @@ TEST_P(BrokenSolution, GetsExactlyItsFailureClass) {
 }
 
 TEST(BrokenWhileTimed, AnInputChangedOnlyDuringTimingIsInputMutated) {
-  auto r = run_arena({"-q", "eval", "--task", "cpu/vector_add_f32", "--solution", broken("mutate_input_when_timed"),
+  auto r = run_arena({"-q", "eval", "--task", "cpu/vector_add_f32", "--solution", redteam("mutate_input_when_timed"),
                       "--shape", "n=50000", "--max-time", "0.3", "--seed", "11"},
                      true);
   EXPECT_EQ(r.exit_code, 1) << r.output;
@@ -46,19 +49,19 @@ TEST(BrokenWhileTimed, AnInputChangedOnlyDuringTimingIsInputMutated) {
 INSTANTIATE_TEST_SUITE_P(Cpu, BrokenSolution,
                          ::testing::Values(BrokenCase{"wrong_tail", "wrong_values"},
                                            BrokenCase{"nan_output", "nan_inf"},
-                                           BrokenCase{"write_past_end", "out_of_bounds"},
-                                           BrokenCase{"mutate_input", "input_mutated"},
+                                           BrokenCase{"write_past_end", "out_of_bounds", true},
+                                           BrokenCase{"mutate_input", "input_mutated", true},
                                            BrokenCase{"segfault", "crash"},
                                            BrokenCase{"exits", "crash"},
                                            BrokenCase{"endless_loop", "timeout"},
                                            BrokenCase{"out_of_memory", "oom"},
-                                           BrokenCase{"zero_output", "wrong_values"},
-                                           BrokenCase{"stale_output", "wrong_values"},
-                                           BrokenCase{"nondeterministic", "nondeterministic"},
+                                           BrokenCase{"zero_output", "wrong_values", true},
+                                           BrokenCase{"stale_output", "wrong_values", true},
+                                           BrokenCase{"nondeterministic", "nondeterministic", true},
                                            BrokenCase{"syntax_error", "compile_error"},
                                            BrokenCase{"wrong_signature", "compile_error"},
                                            BrokenCase{"missing_entry", "compile_error"},
-                                           BrokenCase{"forbidden_library", "forbidden_library"}),
+                                           BrokenCase{"forbidden_library", "forbidden_library", true}),
                          [](const auto& info) { return std::string(info.param.file); });
 
 nlohmann::json first_output(const testing::ArenaRun& r) { return r.verdict["shapes"][0]["outputs"][0]; }
@@ -74,19 +77,19 @@ TEST(BrokenSolutionDetail, WrongTailIsLocatedInTheTail) {
 }
 
 TEST(BrokenSolutionDetail, ZeroOutputIsNamedZeros) {
-  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", broken("zero_output"), "--no-timing"}, true);
+  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", redteam("zero_output"), "--no-timing"}, true);
   EXPECT_EQ(first_output(r)["pattern"], "zeros");
   EXPECT_EQ(first_output(r)["where"], "everywhere");
 }
 
 TEST(BrokenSolutionDetail, StaleOutputIsNamedUnwritten) {
-  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", broken("stale_output"), "--no-timing"}, true);
+  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", redteam("stale_output"), "--no-timing"}, true);
   EXPECT_EQ(first_output(r)["pattern"], "unwritten");
   EXPECT_NE(r.verdict["shapes"][0]["message"].get<std::string>().find("stale output"), std::string::npos);
 }
 
 TEST(BrokenSolutionDetail, OutOfBoundsNamesTheElementAndTensor) {
-  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", broken("write_past_end"), "--no-timing"}, true);
+  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", redteam("write_past_end"), "--no-timing"}, true);
   EXPECT_NE(r.verdict["shapes"][0]["message"].get<std::string>().find("element 0 past the end of 'out'"), std::string::npos)
       << r.verdict["shapes"][0]["message"];
 }
@@ -111,7 +114,7 @@ TEST(BrokenSolutionDetail, MissingEntryPointIsNamed) {
 }
 
 TEST(BrokenSolutionDetail, PatchedTimerIsFlaggedAndItsSpeedupVoided) {
-  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", broken("patched_timer"), "--max-time", "0.3"}, true);
+  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", redteam("patched_timer"), "--max-time", "0.3"}, true);
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_EQ(r.verdict["summary"]["correct_visible"], true);  // the values are right: only the clock lies
   EXPECT_EQ(r.verdict["summary"]["speedup_voided"], true);
@@ -122,7 +125,7 @@ TEST(BrokenSolutionDetail, PatchedTimerIsFlaggedAndItsSpeedupVoided) {
 }
 
 TEST(BrokenSolutionDetail, ForbiddenLibraryNamesTheSymbol) {
-  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", broken("forbidden_library")}, true);
+  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", redteam("forbidden_library")}, true);
   EXPECT_EQ(r.verdict["compile"]["forbidden_symbols"][0], "cblas_saxpy") << r.output;
   EXPECT_NE(r.output.find("calls 'cblas_saxpy', which no library this task allows"), std::string::npos) << r.output;
 }

@@ -81,7 +81,7 @@ TEST(CudaCompile, HostReferencesCompileForTheCpu) {
 }
 
 TEST(CudaCompile, CublasIsAForbiddenLibraryUnlessTheTaskAllowsIt) {
-  auto r = run_arena({"-q", "eval", "-t", "cuda/vector_add_f32", "-s", std::string(ARENA_TEST_DATA) + "/broken/cuda/forbidden_library.cu",
+  auto r = run_arena({"-q", "eval", "-t", "cuda/vector_add_f32", "-s", source_path("tests/redteam/cuda/forbidden_library.cu"),
                       "--compile-only"},
                      true);
   EXPECT_EQ(r.exit_code, 1) << r.output;

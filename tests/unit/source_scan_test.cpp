@@ -47,10 +47,10 @@ TEST(SourceScan, EveryHonestFileInTheRepoIsClean) {
   EXPECT_GT(scanned, 60);
 }
 
-TEST(SourceScan, CheatsInTheBrokenSetAreFound) {
-  const std::string broken = std::string(ARENA_TEST_DATA) + "/broken/";
-  EXPECT_TRUE(has(scan_source(read(broken + "cuda/side_stream.cu"), "cuda"), "side_stream"));
-  auto timer = scan_source(read(broken + "cpu/patched_timer.cpp"), "cpu");
+TEST(SourceScan, CheatsInTheRedTeamSetAreFound) {
+  const std::string redteam = std::string(ARENA_TEST_DATA) + "/../redteam/";
+  EXPECT_TRUE(has(scan_source(read(redteam + "cuda/side_stream.cu"), "cuda"), "side_stream"));
+  auto timer = scan_source(read(redteam + "cpu/patched_timer.cpp"), "cpu");
   EXPECT_TRUE(has(timer, "code_patching")) << testing::PrintToString(kinds(timer));
   EXPECT_TRUE(has(timer, "timer")) << testing::PrintToString(kinds(timer));
 }
