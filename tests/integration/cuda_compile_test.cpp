@@ -2,6 +2,7 @@
 // check works. Runs in CI (nvcc, no GPU).
 
 #include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
 
 #include "arena_cli.hpp"
 #include "backends/backend_registry.hpp"
@@ -87,6 +88,27 @@ TEST(CudaCompile, CublasIsAForbiddenLibraryUnlessTheTaskAllowsIt) {
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_EQ(r.verdict["summary"]["failure_class"], "forbidden_library") << r.output;
   EXPECT_EQ(r.verdict["compile"]["forbidden_symbols"][0], "cublasCreate_v2");
+}
+
+TEST(CudaCompile, EveryRedTeamCudaCaseCompilesOrFailsItsLinkCheck) {
+  YAML::Node manifest = YAML::LoadFile(source_path("tests/redteam/cases.yaml"));
+  int checked = 0;
+  for (const auto& c : manifest["cases"]) {
+    if (c["backend"].as<std::string>() != "cuda") continue;
+    const std::string name = c["name"].as<std::string>();
+    const bool forbidden = c["expect"]["failure"].IsDefined() && c["expect"]["failure"].as<std::string>() == "forbidden_library";
+    auto r = run_arena({"-q", "eval", "-t", c["task"].as<std::string>(), "-s",
+                        source_path("tests/redteam/" + c["solution"].as<std::string>()), "--compile-only"},
+                       true);
+    EXPECT_EQ(r.exit_code, forbidden ? 1 : 0) << name << "\n" << r.output;
+    if (forbidden) {
+      EXPECT_EQ(r.verdict["summary"]["failure_class"], "forbidden_library") << name << "\n" << r.output;
+    } else {
+      EXPECT_EQ(r.verdict["compile"]["ok"], true) << name << "\n" << r.output;
+    }
+    ++checked;
+  }
+  EXPECT_GE(checked, 8);
 }
 
 TEST(CudaCompile, WrongSignatureSaysWhatTheSignatureMustBe) {
