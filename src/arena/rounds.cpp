@@ -1,0 +1,140 @@
+#include "arena/rounds.hpp"
+
+#include <cstdio>
+
+#include "arena/judged_shapes.hpp"
+#include "core/error.hpp"
+#include "core/subprocess.hpp"
+#include "judge/judge.hpp"
+#include "judge/random.hpp"
+#include "judge/verdict_json.hpp"
+#include "report/table.hpp"
+#include "report/verdict_table.hpp"
+
+namespace arena {
+namespace {
+
+std::string round_file_name(int round, const std::string& solution_file) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "round-%03d", round);
+  return buf + std::filesystem::path(solution_file).extension().string();
+}
+
+}  // namespace
+
+std::string Rounds::status_line() const {
+  std::string s = "rounds: " + std::to_string(budget_.used()) + " of " +
+                  std::to_string(budget_.limit()) + " used, " + std::to_string(budget_.left()) +
+                  " left";
+  if (auto best = best_round(records_))
+    s += "; best so far: round " + std::to_string(*best) + " (" + round_brief(records_[*best - 1]) +
+         ")";
+  else
+    s += "; no correct round yet";
+  return s;
+}
+
+tool::Reply Rounds::eval(const std::string& file, const std::string& source) {
+  std::lock_guard lock(mutex_);
+  if (!budget_.take()) {
+    std::string text = "arena-tool: round " + std::to_string(budget_.limit() + 1) +
+                       " refused: the budget is " + std::to_string(budget_.limit()) +
+                       " rounds and all are used. Your rounds are recorded; " +
+                       "the episode's final solution is judged when you stop. Stop now.\n";
+    return {tool::kExitBudgetExhausted,
+            text,
+            {{"error", "budget_exhausted"},
+             {"rounds_used", budget_.used()},
+             {"rounds_limit", budget_.limit()}}};
+  }
+  const int round = budget_.used();
+  std::string snapshot_name = round_file_name(round, setup_.solution_file);
+  std::filesystem::path snapshot = setup_.paths.snapshots / snapshot_name;
+  Verdict v;
+  try {
+    write_file_atomic(snapshot, source);
+    JudgeOptions jo;
+    jo.shapes = visible_shapes(*setup_.task);
+    jo.seed = secret_seed();
+    jo.stopping.max_seconds = setup_.max_time_s;
+    v = judge_solution(*setup_.task, *setup_.backend, file, source, jo);
+  } catch (const std::exception& e) {
+    budget_.give_back();
+    std::error_code ec;
+    std::filesystem::remove(snapshot, ec);
+    return {tool::kExitInternal,
+            std::string("arena-tool: the harness failed to judge this round: ") + e.what() +
+                " (the round was not counted)\n",
+            {{"error", "internal"}, {"message", e.what()}}};
+  }
+  nlohmann::json verdict = verdict_to_json(v);
+  write_file_atomic(setup_.paths.verdicts / (snapshot.stem().string() + ".json"),
+                    verdict.dump(2) + "\n");
+
+  RoundRecord r = summarize_verdict(v);
+  r.round = round;
+  r.time = utc_now_iso();
+  r.seconds_into_episode = now_seconds() - setup_.start_seconds;
+  r.file = file;
+  r.snapshot = "snapshots/" + snapshot_name;
+  records_.push_back(r);
+  r.feedback = "round " + std::to_string(round) + " of " + std::to_string(budget_.limit()) + "\n" +
+               render_verdict(v) + status_line() + "\n";
+  records_.back().feedback = r.feedback;
+  append_round(setup_.paths.trajectory, r);
+  if (setup_.on_round) setup_.on_round(r, budget_.limit());
+
+  verdict.erase("seed");  // inputs of a round derive from it; the agent has no use for it
+  nlohmann::json json = {{"round", round},
+                         {"rounds_used", budget_.used()},
+                         {"rounds_left", budget_.left()},
+                         {"rounds_limit", budget_.limit()},
+                         {"verdict", verdict}};
+  return {v.exit_code() == 0 ? tool::kExitCorrect : tool::kExitNotCorrect, r.feedback, json};
+}
+
+tool::Reply Rounds::status() {
+  std::lock_guard lock(mutex_);
+  nlohmann::json json = {{"rounds_used", budget_.used()},
+                         {"rounds_left", budget_.left()},
+                         {"rounds_limit", budget_.limit()},
+                         {"best_round", nullptr}};
+  if (auto best = best_round(records_)) {
+    json["best_round"] = round_to_json(records_[*best - 1]);
+    json["best_round"].erase("feedback");
+  }
+  return {tool::kExitCorrect, status_line() + "\n", json};
+}
+
+tool::Reply Rounds::handle(const nlohmann::json& request) {
+  std::string command = request.value("command", "");
+  if (command == "status") return status();
+  if (command != "eval")
+    return {tool::kExitUsage,
+            "arena-tool: unknown command '" + command + "' (eval or status)\n",
+            {{"error", "bad_request"}}};
+  if (request.contains("source"))
+    return eval(request.value("file", setup_.solution_file), request["source"]);
+  std::filesystem::path file = setup_.paths.workspace / setup_.solution_file;
+  std::string source;
+  try {
+    source = read_file(file);
+  } catch (const std::exception&) {
+    return {tool::kExitUsage,
+            "arena-tool: the workspace's " + setup_.solution_file + " cannot be read\n",
+            {{"error", "no_file"}}};
+  }
+  return eval(setup_.solution_file, source);
+}
+
+std::vector<RoundRecord> Rounds::records() const {
+  std::lock_guard lock(mutex_);
+  return records_;
+}
+
+int Rounds::refused() const {
+  std::lock_guard lock(mutex_);
+  return budget_.refused();
+}
+
+}  // namespace arena
