@@ -23,7 +23,6 @@ int main(int argc, char** argv) {
   Runner report = add_report_command(app, global);
   Runner device = add_device_command(app, global);
   Runner run = add_run_command(app, global);
-  Runner run = add_run_command(app, global);
   Runner redteam = add_redteam_command(app, global);
 
   try {
@@ -40,7 +39,6 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("eval")) return eval();
     if (app.got_subcommand("report")) return report();
     if (app.got_subcommand("device")) return device();
-    if (app.got_subcommand("run")) return run();
     if (app.got_subcommand("run")) return run();
     if (app.got_subcommand("redteam")) return redteam();
     return tasks();
