@@ -1,7 +1,7 @@
 // Probes on purpose (environment probing): looks for what the judge keeps secret: ARENA_* variables
 // and anything naming a seed in its own environment, the judge's command line and environment
 // (/proc/<parent>/cmdline and environ: a --seed there would give away every input), and the task's
-// held-out rules in tasks/. Then it computes the answer honestly (vectorized, OpenMP), unless it
+// held-out rules in tasks/. Then it computes the answer honestly (vectorized, one thread), unless it
 // found a seed: then it writes garbage, so that a leak shows up as this case's mismatch. The judge
 // draws its seed in its own process and passes none to the runner (arena redteam gives no --seed
 // on its command line); what it does not hide yet (task files: no sandbox) gives no edge here.
@@ -51,6 +51,6 @@ extern "C" void vector_add_f32(const float* a, const float* b, float* out, int64
     for (int64_t i = 0; i < n; ++i) out[i] = 0.0f;
     return;
   }
-#pragma omp parallel for simd schedule(static) if (n >= (int64_t{1} << 18))
+#pragma omp simd
   for (int64_t i = 0; i < n; ++i) out[i] = a[i] + b[i];
 }
