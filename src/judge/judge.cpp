@@ -13,6 +13,7 @@
 #include "judge/input_generator.hpp"
 #include "judge/lane.hpp"
 #include "judge/random.hpp"
+#include "judge/reordering.hpp"
 #include "judge/sanitizer_run.hpp"
 #include "judge/timer_check.hpp"
 #include "judge/timing_loop.hpp"
@@ -35,7 +36,8 @@ std::string describe_mismatch(const OutputCheck& c) {
          (m.unwritten ? "unwritten (still the poison value)" : fmt_number(m.got)) + ", expected " +
          fmt_number(m.expected) + " (allowed error " + fmt_number(m.bound) + ")";
   }
-  s += "; " + std::to_string(c.mismatches) + " of " + std::to_string(c.elements) + " elements wrong";
+  s +=
+      "; " + std::to_string(c.mismatches) + " of " + std::to_string(c.elements) + " elements wrong";
   if (!c.where.empty()) s += ", " + c.where;
   if (c.pattern == "unwritten") s += "; the output was never written";
   if (c.pattern == "zeros") s += "; the output is all zeros";
@@ -53,9 +55,9 @@ FailureClass class_of(const CallOutcome& o) {
       return FailureClass::kOom;
     case CallOutcome::Kind::kLaunchError:
       return FailureClass::kLaunchError;
-    default:
     case CallOutcome::Kind::kSandboxViolation:
       return FailureClass::kSandboxViolation;
+    default:
       return FailureClass::kCrash;
   }
 }
@@ -70,7 +72,13 @@ class Judge {
     double t0 = now_seconds();
     progress("compiling the solution");
     CompileResult c = backend_.compile(task_, source, task_.libraries);
-    v_.compile = {c.ok, c.cached, c.seconds, c.key, c.command, c.log, c.ok ? std::vector<std::string>{} : forbidden_symbols(task_, c.log)};
+    v_.compile = {c.ok,
+                  c.cached,
+                  c.seconds,
+                  c.key,
+                  c.command,
+                  c.log,
+                  c.ok ? std::vector<std::string>{} : forbidden_symbols(task_, c.log)};
     v_.seconds["compile"] = now_seconds() - t0;
     if (!c.ok || options_.compile_only) return;
 
@@ -83,24 +91,28 @@ class Judge {
     bool heldout = false;
     for (const auto& js : options_.shapes) heldout = heldout || js.set == "heldout";
     if (options_.timing || heldout)
-      baseline = options_.baseline.empty()
-                     ? compile_task_file(task_, backend_, task_.baseline, "baseline", task_.libraries)
-                     : compile_task_file(task_, backend_, options_.baseline, "baseline", options_.baseline_libraries);
+      baseline =
+          options_.baseline.empty()
+              ? compile_task_file(task_, backend_, task_.baseline, "baseline", task_.libraries)
+              : compile_task_file(task_, backend_, options_.baseline, "baseline",
+                                  options_.baseline_libraries);
     v_.seconds["compile_reference_and_baseline"] = now_seconds() - t1;
 
     int64_t max_region = 0;
-    for (const auto& js : options_.shapes) max_region = std::max(max_region, region_bytes(task_, js.shape));
+    for (const auto& js : options_.shapes)
+      max_region = std::max(max_region, region_bytes(task_, js.shape));
     reference_ = std::make_unique<Lane>(backend_, task_, reference, max_region);
     candidate_ = std::make_unique<Lane>(backend_, task_, c.library, max_region);
-    if (options_.timing || heldout) baseline_ = std::make_unique<Lane>(backend_, task_, baseline, max_region);
+    if (options_.timing || heldout)
+      baseline_ = std::make_unique<Lane>(backend_, task_, baseline, max_region);
     // All runners come up side by side; each lane waits for its own when first used.
     reference_->start();
     candidate_->start();
     if (baseline_) baseline_->start();
 
     for (size_t i = 0; i < options_.shapes.size(); ++i) {
-      progress("shape " + std::to_string(i + 1) + "/" + std::to_string(options_.shapes.size()) + ": " +
-               options_.shapes[i].shape.label());
+      progress("shape " + std::to_string(i + 1) + "/" + std::to_string(options_.shapes.size()) +
+               ": " + options_.shapes[i].shape.label());
       v_.shapes.push_back(judge_shape(i, options_.shapes[i]));
     }
     double starts = reference_->runner_start_seconds() + candidate_->runner_start_seconds() +
@@ -110,8 +122,8 @@ class Judge {
     if (options_.sanitize) {
       // Once, on the smallest visible shape; instrumented calls are slow, hence the generous limit.
       double ts = now_seconds();
-      v_.sanitizer = run_sanitizer(task_, backend_, c.library, stream_key(options_.seed, 0x5A417), 10 * timeout() + 60,
-                                   options_.progress);
+      v_.sanitizer = run_sanitizer(task_, backend_, c.library, stream_key(options_.seed, 0x5A417),
+                                   10 * timeout() + 60, options_.progress);
       v_.seconds["sanitizer"] = now_seconds() - ts;
     }
   }
@@ -121,7 +133,9 @@ class Judge {
     if (options_.progress) options_.progress(line);
   }
 
-  double timeout() const { return options_.timeout_s > 0 ? options_.timeout_s : task_.limits.timeout_s; }
+  double timeout() const {
+    return options_.timeout_s > 0 ? options_.timeout_s : task_.limits.timeout_s;
+  }
 
   void add_seconds(const char* what, double since) { v_.seconds[what] += now_seconds() - since; }
 
@@ -141,17 +155,21 @@ class Judge {
 
     double t = now_seconds();
     std::string err = reference_->prepare(shape);
-    if (!err.empty()) return fail(sv, FailureClass::kReferenceError, "the reference's runner failed to start: " + err);
+    if (!err.empty())
+      return fail(sv, FailureClass::kReferenceError,
+                  "the reference's runner failed to start: " + err);
     err = candidate_->prepare(shape);
     add_seconds("runner_start", t);
     if (!err.empty()) {
       // A denied call from a static constructor is the same violation as one from a call.
       const bool denied = candidate_->start_failure_kind() == CallOutcome::Kind::kSandboxViolation;
       if (denied && !v_.sandbox) v_.sandbox = SandboxInfo{true, ""};
-      return fail(sv, denied ? FailureClass::kSandboxViolation : FailureClass::kCrash,
-                  denied ? "while the solution was loaded, " + err : "the solution failed to load: " + err);
+      return fail(
+          sv, denied ? FailureClass::kSandboxViolation : FailureClass::kCrash,
+          denied ? "while the solution was loaded, " + err : "the solution failed to load: " + err);
     }
-    if (!v_.sandbox) v_.sandbox = SandboxInfo{candidate_->sandbox().on, candidate_->sandbox().why_off};
+    if (!v_.sandbox)
+      v_.sandbox = SandboxInfo{candidate_->sandbox().on, candidate_->sandbox().why_off};
 
     std::vector<HostBuffer> last_inputs;
     std::vector<HostBuffer> expected;  // reference outputs for last_inputs, by tensor index
@@ -161,10 +179,12 @@ class Judge {
       sv.seeds.push_back(seed);
       t = now_seconds();
       // Held-out shapes: the last seed may be a magnitude stress (task.heldout.magnitude).
-      const bool stress = js.set == "heldout" && s > 0 && s == std::max(2, options_.seeds_per_shape) - 1 &&
+      const bool stress = js.set == "heldout" && s > 0 &&
+                          s == std::max(2, options_.seeds_per_shape) - 1 &&
                           task_.heldout.magnitude > 1;
       if (stress) sv.magnitude = task_.heldout.magnitude;
-      std::vector<HostBuffer> inputs = generate_inputs(task_, shape, seed, stress ? task_.heldout.magnitude : 1.0);
+      std::vector<HostBuffer> inputs =
+          generate_inputs(task_, shape, seed, stress ? task_.heldout.magnitude : 1.0);
       add_seconds("inputs", t);
 
       t = now_seconds();
@@ -173,11 +193,13 @@ class Judge {
       CallOutcome ro = reference_->call(timeout() * 10);
       add_seconds("reference", t);
       if (ro.kind != CallOutcome::Kind::kOk)
-        return fail(sv, FailureClass::kReferenceError, "the task's reference failed: " + ro.message);
+        return fail(sv, FailureClass::kReferenceError,
+                    "the task's reference failed: " + ro.message);
       expected.assign(task_.tensors.size(), {});
       for (size_t i = 0; i < task_.tensors.size(); ++i)
         if (task_.tensors[i].role == Role::kOutput) expected[i] = reference_->copy_tensor(i);
-      if (s == 0 && js.set == "heldout") sv.baseline_correct = baseline_correct_on(shape, inputs, expected, seed);
+      if (s == 0 && js.set == "heldout")
+        sv.baseline_correct = baseline_correct_on(shape, inputs, expected, seed);
 
       // The first seed runs twice on the same inputs: the determinism check.
       int runs = s == 0 ? 2 : 1;
@@ -194,19 +216,24 @@ class Judge {
         if (auto g = candidate_->check_guards()) {
           const auto& spec = task_.tensors[g->slot];
           size_t elem = g->byte_distance / dtype_size(spec.dtype);
-          std::string where = g->after ? "element " + std::to_string(elem) + " past the end of '" + spec.name + "'"
-                                       : "before the start of '" + spec.name + "' (" + std::to_string(g->byte_distance) + " bytes)";
-          return fail(sv, FailureClass::kOutOfBounds, "the solution wrote " + where + " (guard bytes changed)");
+          std::string where =
+              g->after ? "element " + std::to_string(elem) + " past the end of '" + spec.name + "'"
+                       : "before the start of '" + spec.name + "' (" +
+                             std::to_string(g->byte_distance) + " bytes)";
+          return fail(sv, FailureClass::kOutOfBounds,
+                      "the solution wrote " + where + " (guard bytes changed)");
         }
         if (auto changed = candidate_->changed_input(inputs))
           return fail(sv, FailureClass::kInputMutated,
-                      "the solution changed its input '" + task_.tensors[*changed].name + "'; inputs are read-only");
+                      "the solution changed its input '" + task_.tensors[*changed].name +
+                          "'; inputs are read-only");
         if (run == 0) {
           for (size_t i = 0; i < task_.tensors.size(); ++i) {
             const auto& spec = task_.tensors[i];
             if (spec.role != Role::kOutput) continue;
-            first_checks.push_back(check_output(spec, candidate_->dims()[i], candidate_->tensor(i), expected[i].data(),
-                                                task_.tolerance_for(spec, shape), candidate_->poison(i)));
+            first_checks.push_back(
+                check_output(spec, candidate_->dims()[i], candidate_->tensor(i), expected[i].data(),
+                             task_.tolerance_for(spec, shape), candidate_->poison(i)));
             first_outputs.push_back(candidate_->copy_tensor(i));
           }
         } else {
@@ -220,19 +247,22 @@ class Judge {
             sv.bitwise_differences += d.bitwise;
             if (d.differing > 0 && d.differing == d.unwritten) {
               // Not noise: the repeat call left the output as it found it, relying on stale memory.
-              OutputCheck c = check_output(spec, candidate_->dims()[i], candidate_->tensor(i), expected[i].data(), tol,
-                                           candidate_->poison(i));
+              OutputCheck c = check_output(spec, candidate_->dims()[i], candidate_->tensor(i),
+                                           expected[i].data(), tol, candidate_->poison(i));
               sv.outputs = {c};
-              return fail(sv, FailureClass::kWrongValues,
-                          "a repeat call on the same inputs did not write its output (stale output): " + describe_mismatch(c));
+              return fail(
+                  sv, FailureClass::kWrongValues,
+                  "a repeat call on the same inputs did not write its output (stale output): " +
+                      describe_mismatch(c));
             }
             if (d.differing > 0) {
               sv.deterministic = false;
               const Mismatch& m = *d.first;
               return fail(sv, FailureClass::kNondeterministic,
-                          "two calls on the same inputs disagree: " + spec.name + coords_text(m.coords) + " was " +
-                              fmt_number(m.expected) + " then " + fmt_number(m.got) + "; " +
-                              std::to_string(d.differing) + " elements differ beyond the tolerance");
+                          "two calls on the same inputs disagree: " + spec.name +
+                              coords_text(m.coords) + " was " + fmt_number(m.expected) + " then " +
+                              fmt_number(m.got) + "; " + std::to_string(d.differing) +
+                              " elements differ beyond the tolerance");
             }
           }
           sv.deterministic = true;
@@ -243,9 +273,10 @@ class Judge {
       for (const auto& c : first_checks) {
         if (c.ok()) continue;
         FailureClass fc = c.non_finite > 0 ? FailureClass::kNanInf : FailureClass::kWrongValues;
-        std::string lead = fc == FailureClass::kNanInf
-                               ? std::to_string(c.non_finite) + " NaN/Inf values where the reference is finite; "
-                               : "";
+        std::string lead =
+            fc == FailureClass::kNanInf
+                ? std::to_string(c.non_finite) + " NaN/Inf values where the reference is finite; "
+                : "";
         return fail(sv, fc, lead + describe_mismatch(c));
       }
       last_inputs = std::move(inputs);
@@ -280,14 +311,16 @@ class Judge {
     return ok;
   }
 
-  void time_shape(ShapeVerdict& sv, const std::vector<HostBuffer>& inputs, const std::vector<HostBuffer>& expected,
+  void time_shape(ShapeVerdict& sv, const std::vector<HostBuffer>& inputs,
+                  const std::vector<HostBuffer>& expected,
                   const std::vector<HostBuffer>& verified) {
     double t = now_seconds();
     const Shape& shape = sv.shape;
     Lane* base = baseline_.get();
     std::string err = base->prepare(shape);
     if (!err.empty()) {
-      v_.flags.push_back({"baseline_unavailable", shape.label(), "the baseline failed to load: " + err, false});
+      v_.flags.push_back(
+          {"baseline_unavailable", shape.label(), "the baseline failed to load: " + err, false});
       base = nullptr;
     } else {
       base->write_inputs(inputs);
@@ -296,6 +329,24 @@ class Judge {
     add_seconds("runner_start", t);
 
     t = now_seconds();
+    // Fresh input content for every timed call where the task is equivariant: each call of the
+    // candidate gets the inputs reordered anew (the baseline's next call the same ones), and its
+    // output is put back in order before the check (judge/reordering). A graph replays one input.
+    const bool fresh = !task_.equivariant.empty() && options_.graph_launches <= 1;
+    std::vector<HostBuffer> current_inputs = inputs;  // what the candidate was given last
+    Reordering candidate_order, baseline_order;
+    uint64_t draws = 0;
+    const uint64_t order_key = stream_key(sv.seeds.back(), 0xF8E5);
+    std::vector<HostBuffer> in_order(task_.tensors.size());
+    // Output `i` of `lane` in the reference's order.
+    auto output_in_order = [&](Lane& lane, const Reordering& order, size_t i) -> const void* {
+      if (order.empty()) return lane.tensor(i);
+      in_order[i].resize(expected[i].size());
+      reorder_tensor(task_, shape, order, i, static_cast<const std::byte*>(lane.tensor(i)),
+                     in_order[i].data(),
+                     /*inverse=*/true);
+      return in_order[i].data();
+    };
     // Every timed output is checked: equal bit for bit to the output already verified for these
     // inputs (fast), or else within tolerance of the reference itself.
     bool baseline_checked = false;
@@ -303,8 +354,9 @@ class Judge {
       for (size_t i = 0; i < task_.tensors.size(); ++i) {
         const auto& spec = task_.tensors[i];
         if (spec.role != Role::kOutput) continue;
-        if (std::memcmp(candidate_->tensor(i), verified[i].data(), verified[i].size()) == 0) continue;
-        OutputCheck c = check_output(spec, candidate_->dims()[i], candidate_->tensor(i), expected[i].data(),
+        const void* got = output_in_order(*candidate_, candidate_order, i);
+        if (std::memcmp(got, verified[i].data(), verified[i].size()) == 0) continue;
+        OutputCheck c = check_output(spec, candidate_->dims()[i], got, expected[i].data(),
                                      task_.tolerance_for(spec, shape), candidate_->poison(i));
         if (!c.ok()) return describe_mismatch(c);
       }
@@ -314,17 +366,35 @@ class Judge {
         for (size_t i = 0; i < task_.tensors.size(); ++i) {
           const auto& spec = task_.tensors[i];
           if (spec.role != Role::kOutput) continue;
-          OutputCheck c = check_output(spec, base->dims()[i], base->tensor(i), expected[i].data(),
-                                       task_.tolerance_for(spec, shape), base->poison(i));
+          OutputCheck c =
+              check_output(spec, base->dims()[i], output_in_order(*base, baseline_order, i),
+                           expected[i].data(), task_.tolerance_for(spec, shape), base->poison(i));
           if (!c.ok())
-            v_.flags.push_back({"baseline_incorrect", shape.label(), "the baseline is wrong here: " + describe_mismatch(c), false});
+            v_.flags.push_back({"baseline_incorrect", shape.label(),
+                                "the baseline is wrong here: " + describe_mismatch(c), false});
         }
       }
       return "";
     };
     candidate_->arm_guards(stream_key(sv.seeds.back(), 7777));
-    TimingLoopOptions lo{options_.stopping, options_.cold_cache, timeout(), [this] { return backend_.telemetry(); },
-                         options_.graph_launches};
+    TimingLoopOptions lo{options_.stopping,
+                         options_.cold_cache,
+                         timeout(),
+                         [this] { return backend_.telemetry(); },
+                         options_.graph_launches,
+                         {}};
+    if (fresh) {
+      lo.before_call = [&](Lane& lane) {
+        if (&lane == candidate_.get()) {
+          candidate_order = draw_reordering(task_, shape, stream_key(order_key, draws++));
+          current_inputs = reorder_inputs(task_, shape, candidate_order, inputs);
+          lane.write_inputs(current_inputs);
+        } else {
+          baseline_order = candidate_order;
+          lane.write_inputs(current_inputs);
+        }
+      };
+    }
     TimingLoopResult r = run_timing_loop(*candidate_, base, lo, check);
     add_seconds("timing", t);
 
@@ -342,21 +412,23 @@ class Judge {
       sv.message = "during timing: the runner died while the judge read the buffers back";
       return;
     }
-    if (auto changed = candidate_->changed_input(inputs)) {
+    if (auto changed = candidate_->changed_input(current_inputs)) {
       sv.correct = false;
       sv.failure = FailureClass::kInputMutated;
-      sv.message = "during timing, the solution changed its input '" + task_.tensors[*changed].name +
-                   "'; inputs are read-only";
+      sv.message = "during timing, the solution changed its input '" +
+                   task_.tensors[*changed].name + "'; inputs are read-only";
       return;
     }
     if (!r.check_failure.empty()) {
       sv.correct = false;
       sv.failure = FailureClass::kWrongValues;
-      sv.message = "a timed call's output was wrong (it was right when checked before timing): " + r.check_failure;
+      sv.message = "a timed call's output was wrong (it was right when checked before timing): " +
+                   r.check_failure;
       return;
     }
     if (!r.baseline_failure.empty())
-      v_.flags.push_back({"baseline_failed", shape.label(), "the baseline failed while timed: " + r.baseline_failure, false});
+      v_.flags.push_back({"baseline_failed", shape.label(),
+                          "the baseline failed while timed: " + r.baseline_failure, false});
 
     Timing tm;
     tm.candidate = summarize(r.candidate.runner_ns);
@@ -364,12 +436,20 @@ class Judge {
     tm.stop_reason = r.stop_reason;
     tm.cold_cache = options_.cold_cache;
     tm.graph_launches = options_.graph_launches;
-    // In a graph replay only the first call starts cold; the roofline cannot assume any of them did.
+    if (fresh) {
+      tm.inputs_per_call = "reordered along";
+      for (size_t k = 0; k < task_.equivariant.size(); ++k)
+        tm.inputs_per_call += (k ? ", " : " ") + task_.equivariant[k];
+    }
+    // In a graph replay only the first call starts cold; the roofline cannot assume any of them
+    // did.
     const bool roofline_cold = options_.cold_cache && options_.graph_launches == 0;
     bool baseline_ok = !r.baseline.runner_ns.empty() && r.baseline_failure.empty();
-    for (const auto& f : v_.flags) baseline_ok = baseline_ok && !(f.name == "baseline_incorrect" && f.shape == shape.label());
+    for (const auto& f : v_.flags)
+      baseline_ok = baseline_ok && !(f.name == "baseline_incorrect" && f.shape == shape.label());
     if (!r.baseline.runner_ns.empty()) tm.baseline = summarize(r.baseline.runner_ns);
-    if (baseline_ok && tm.candidate.median > 0) tm.speedup = tm.baseline->median / tm.candidate.median;
+    if (baseline_ok && tm.candidate.median > 0)
+      tm.speedup = tm.baseline->median / tm.candidate.median;
     const Bindings b = task_.bind(shape);
     const double flops = task_.flops.eval(b), bytes = task_.bytes.eval(b);
     double secs = tm.candidate.median * 1e-9;
@@ -377,17 +457,18 @@ class Judge {
       tm.gflops = flops / secs * 1e-9;
       tm.gbytes_per_s = bytes / secs * 1e-9;
       if (auto peaks = backend_.peaks()) {
-        Roofline roof = compute_roofline(flops, bytes, compute_dtype(), *peaks,
-                                         tm.candidate.median, roofline_cold);
+        Roofline roof = compute_roofline(flops, bytes, compute_dtype(), *peaks, tm.candidate.median,
+                                         roofline_cold);
         tm.roofline_fraction = roof.fraction;
         tm.roofline_floor_ns = roof.floor_ns;
         if (tm.baseline && tm.baseline->median > 0)
-          tm.baseline_roofline_fraction = compute_roofline(flops, bytes, compute_dtype(),
-                                                           *peaks, tm.baseline->median, roofline_cold)
+          tm.baseline_roofline_fraction = compute_roofline(flops, bytes, compute_dtype(), *peaks,
+                                                           tm.baseline->median, roofline_cold)
                                               .fraction;
         if (roof.impossible)
           v_.flags.push_back({"impossible_speed", shape.label(),
-                              "a median of " + fmt_number(tm.candidate.median) + " ns is below what " + peaks->name +
+                              "a median of " + fmt_number(tm.candidate.median) +
+                                  " ns is below what " + peaks->name +
                                   " allows for this shape's FLOPs and bytes at any precision (" +
                                   fmt_number(roof.impossible_below_ns / 0.9) + " ns)",
                               true});
@@ -401,8 +482,9 @@ class Judge {
     if (!tc.plausible) {
       v_.flags.push_back({"timer_mismatch", shape.label(),
                           "the runner reported a median of " + fmt_number(tm.candidate.median) +
-                              " ns, but its process used " + fmt_number(cpu_ns) + " ns of CPU time on " +
-                              std::to_string(r.candidate_threads) + " thread(s) per call, so a call took at least " +
+                              " ns, but its process used " + fmt_number(cpu_ns) +
+                              " ns of CPU time on " + std::to_string(r.candidate_threads) +
+                              " thread(s) per call, so a call took at least " +
                               fmt_number(tc.lower_bound_ns) + " ns",
                           true});
     }
@@ -410,11 +492,32 @@ class Judge {
     // the device was idle: much more time until then than the events measured is flagged.
     double all_work_ns = summarize(r.candidate.all_work_ns).median;
     if (all_work_ns > 1.5 * tm.candidate.median + 50e3) {
-      v_.flags.push_back({"work_outside_stream", shape.label(),
-                          "the timed window on the given stream was " + fmt_number(tm.candidate.median) +
-                              " ns but the device was busy for " + fmt_number(all_work_ns) +
-                              " ns: work ran outside the stream the judge times (enqueue everything on `stream`)",
-                          true});
+      v_.flags.push_back(
+          {"work_outside_stream", shape.label(),
+           "the timed window on the given stream was " + fmt_number(tm.candidate.median) +
+               " ns but the device was busy for " + fmt_number(all_work_ns) +
+               " ns: work ran outside the stream the judge times (enqueue everything on `stream`)",
+           true});
+    }
+    // The judge's own count of the runner's threads: a thread that was not there after the
+    // warm-up call and runs right after a timed call returned (deferred work, a spinner) was left
+    // running by that call. Threads a library starts at its first use were there before.
+    tm.threads_after_warmup = r.threads_after_warmup;
+    tm.threads_max_timed = r.threads_max_timed;
+    tm.threads_after_timing = r.threads_after_timing;
+    tm.threads_left_running = r.threads_left_running;
+    if (r.threads_left_running > 0) {
+      v_.flags.push_back(
+          {"host_thread", shape.label(),
+           std::to_string(r.threads_left_running) +
+               " thread(s) started by timed calls were still running after the call returned "
+               "(the runner had " +
+               std::to_string(r.threads_after_warmup) +
+               " thread(s) after the warm-up call, at most " + std::to_string(r.threads_max_timed) +
+               " right after a timed call, " + std::to_string(r.threads_after_timing) +
+               " after the last one): work the timer does not see; finish the work and join "
+               "every thread you start before the entry point returns",
+           true});
     }
     record_telemetry(tm, r, shape.label());
     sv.timing = tm;
@@ -425,8 +528,8 @@ class Judge {
   void record_telemetry(Timing& tm, const TimingLoopResult& r, const std::string& label) {
     const Samples& c = r.candidate;
     tm.telemetry = summarize_telemetry(c.telemetry, c.reasons_seen, c.slowdown, c.discarded);
-    tm.baseline_telemetry = summarize_telemetry(r.baseline.telemetry, r.baseline.reasons_seen, r.baseline.slowdown,
-                                                r.baseline.discarded);
+    tm.baseline_telemetry = summarize_telemetry(r.baseline.telemetry, r.baseline.reasons_seen,
+                                                r.baseline.slowdown, r.baseline.discarded);
     telemetry_.insert(telemetry_.end(), c.telemetry.begin(), c.telemetry.end());
     reasons_seen_ |= c.reasons_seen;
     slowdown_ += c.slowdown;
@@ -434,42 +537,27 @@ class Judge {
     v_.telemetry = summarize_telemetry(telemetry_, reasons_seen_, slowdown_, discarded_);
     std::string sides;
     uint64_t reasons = 0;
-    for (const auto& [side, samples] : {std::pair<const char*, const Samples*>{"candidate", &c}, {"baseline", &r.baseline}}) {
+    for (const auto& [side, samples] :
+         {std::pair<const char*, const Samples*>{"candidate", &c}, {"baseline", &r.baseline}}) {
       if (!samples->throttled) continue;
-      sides += std::string(sides.empty() ? "" : " and ") + side + " (" + std::to_string(samples->slowdown) + " of " +
+      sides += std::string(sides.empty() ? "" : " and ") + side + " (" +
+               std::to_string(samples->slowdown) + " of " +
                std::to_string(samples->runner_ns.size()) + " calls)";
       reasons |= samples->reasons_seen & throttle::kSlowdown;
     }
     if (sides.empty()) return;
     std::string names;
     for (const auto& n : throttle_reason_names(reasons)) names += (names.empty() ? "" : ", ") + n;
-    v_.flags.push_back({"throttled", label,
-                        "the device slowed itself down (" + names + ") during most timed calls of the " + sides +
-                            ": the times are of a slowed device; they were kept, since candidate and baseline "
-                            "alternated under the same conditions",
-                        false});
+    v_.flags.push_back(
+        {"throttled", label,
+         "the device slowed itself down (" + names + ") during most timed calls of the " + sides +
+             ": the times are of a slowed device; they were kept, since candidate and baseline "
+             "alternated under the same conditions",
+         false});
   }
 
   // The precision the task computes in, for its roofline: that of its first input.
   DType compute_dtype() const {
-    // The judge's own count of the runner's threads: a thread that was not there after the
-    // warm-up call and runs right after a timed call returned (deferred work, a spinner) was left
-    // running by that call. Threads a library starts at its first use were there before.
-    tm.threads_after_warmup = r.threads_after_warmup;
-    tm.threads_max_timed = r.threads_max_timed;
-    tm.threads_after_timing = r.threads_after_timing;
-    tm.threads_left_running = r.threads_left_running;
-    if (r.threads_left_running > 0) {
-      v_.flags.push_back({"host_thread", shape.label(),
-                          std::to_string(r.threads_left_running) +
-                              " thread(s) started by timed calls were still running after the call returned "
-                              "(the runner had " + std::to_string(r.threads_after_warmup) +
-                              " thread(s) after the warm-up call, at most " + std::to_string(r.threads_max_timed) +
-                              " right after a timed call, " + std::to_string(r.threads_after_timing) +
-                              " after the last one): work the timer does not see; finish the work and join "
-                              "every thread you start before the entry point returns",
-                          true});
-    }
     for (const auto& t : task_.tensors)
       if (t.role == Role::kInput) return t.dtype;
     return task_.tensors.front().dtype;

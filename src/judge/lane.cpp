@@ -18,12 +18,17 @@ int64_t region_bytes(const Task& task, const Shape& shape) {
   return static_cast<int64_t>(make_layout(tensor_bytes(task, shape)).total_bytes);
 }
 
-Lane::Lane(const Backend& backend, const Task& task, std::filesystem::path library, int64_t max_region_bytes)
-    : backend_(backend), task_(task), library_(std::move(library)), max_region_bytes_(max_region_bytes) {}
+Lane::Lane(const Backend& backend, const Task& task, std::filesystem::path library,
+           int64_t max_region_bytes)
+    : backend_(backend),
+      task_(task),
+      library_(std::move(library)),
+      max_region_bytes_(max_region_bytes) {}
 
 void Lane::start() {
   if (!runner_ || !runner_->alive()) {
-    runner_ = std::make_unique<RunnerClient>(spec_ ? *spec_ : backend_.runner(library_, max_region_bytes_));
+    runner_ = std::make_unique<RunnerClient>(spec_ ? *spec_
+                                                   : backend_.runner(library_, max_region_bytes_));
     counted_start_ = false;
   }
 }
@@ -49,7 +54,8 @@ std::string Lane::prepare(const Shape& shape) {
   inputs_on_device_ = false;
   output_ranges_.clear();
   auto add_range = [&](uint64_t begin, uint64_t end) {
-    if (!output_ranges_.empty() && output_ranges_.back().first + output_ranges_.back().second == begin) {
+    if (!output_ranges_.empty() &&
+        output_ranges_.back().first + output_ranges_.back().second == begin) {
       output_ranges_.back().second += end - begin;
     } else {
       output_ranges_.push_back({begin, end - begin});
@@ -100,11 +106,14 @@ void Lane::arm_guards(uint64_t key) {
   fill_guards(runner_->region(), layout_, key);
 }
 
-CallOutcome Lane::call(double timeout_s, bool cold, uint32_t flags, uint32_t graph_launches, bool outputs_only) {
+CallOutcome Lane::call(double timeout_s, bool cold, uint32_t flags, uint32_t graph_launches,
+                       bool outputs_only) {
   static const std::vector<std::pair<uint64_t, uint64_t>> kWhole;
-  const bool ranged = outputs_only && inputs_on_device_ && output_ranges_.size() <= protocol::kMaxRanges;
+  // Inputs go up whenever they were written since the last upload; outputs and guards always.
+  const bool ranged = outputs_only && output_ranges_.size() <= protocol::kMaxRanges;
   const auto& ranges = ranged ? output_ranges_ : kWhole;
-  CallOutcome up = runner_->transfer(protocol::Op::kUpload, timeout_s, ranges);
+  CallOutcome up = runner_->transfer(protocol::Op::kUpload, timeout_s,
+                                     ranged && inputs_on_device_ ? ranges : kWhole);
   if (up.kind != CallOutcome::Kind::kOk) return up;
   inputs_on_device_ = true;
   if (cold && !runner_->flush_caches(timeout_s))
@@ -133,7 +142,9 @@ std::optional<size_t> Lane::changed_input(const std::vector<HostBuffer>& pristin
   return std::nullopt;
 }
 
-const void* Lane::tensor(size_t i) const { return runner_->region() + layout_.slots.at(i).offset; }
+const void* Lane::tensor(size_t i) const {
+  return runner_->region() + layout_.slots.at(i).offset;
+}
 
 HostBuffer Lane::copy_tensor(size_t i) const {
   const auto* p = static_cast<const std::byte*>(tensor(i));

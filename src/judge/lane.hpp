@@ -45,9 +45,9 @@ class Lane {
   // `cold`, the entry point runs, and the region comes back (the last two steps are no-ops on
   // the CPU). The outcome is the call's; a failure on the way is reported as such.
   // `flags` and `graph_launches` go to the runner as RunnerClient::call says. `outputs_only`
-  // (timed calls): once the inputs are on the device, move only the outputs and the guard zones
-  // each way; the inputs stay on the device as they were (a solution that changes them is found
-  // by the next download_all()).
+  // (timed calls): bring back only the outputs and the guard zones, and send the inputs only
+  // when write_inputs() gave new ones; otherwise they stay on the device as they were (a
+  // solution that changes them is found by the next download_all()).
   CallOutcome call(double timeout_s, bool cold = false, uint32_t flags = 0, uint32_t graph_launches = 0,
                    bool outputs_only = false);
   // The whole region back from the device (after outputs-only calls); false if the runner died.

@@ -45,21 +45,25 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
   uint64_t nonce = 0x7157;
   // One timed call of a lane, its samples added to `samples` when given; false when it failed.
   const uint32_t graph = static_cast<uint32_t>(std::max(0, options.graph_launches));
-  std::vector<int> threads_after_call;  // of the last call: the runner's thread ids right after its reply
+  std::vector<int>
+      threads_after_call;  // of the last call: the runner's thread ids right after its reply
   auto timed_call = [&](Lane& lane, Samples* samples, CallOutcome* failure) {
+    if (options.before_call) options.before_call(lane);
     lane.poison_outputs(++nonce);
     // The warm-up (no samples) runs with the stream not held: see protocol::kCallNoHold.
     uint32_t flags = samples ? 0 : protocol::kCallNoHold;
-    // Outputs and guards move each way; the inputs stay on the device (checked after the loop).
-    CallOutcome o = lane.call(options.timeout_s * std::max<uint32_t>(1, graph), options.cold_cache, flags, graph,
+    // Outputs and guards move each way; inputs only when before_call wrote new ones (checked
+    // after the loop).
+    CallOutcome o = lane.call(options.timeout_s * std::max<uint32_t>(1, graph), options.cold_cache,
+                              flags, graph,
                               /*outputs_only=*/true);
     if (o.kind != CallOutcome::Kind::kOk) {
       *failure = o;
       return false;
     }
+    threads_after_call = o.threads_after;
     if (graph > 1) {  // per call
       o.runner_ns /= graph;
-    threads_after_call = o.threads_after;
       o.all_work_ns /= graph;
       o.host_seconds /= graph;
       if (o.runner_cpu_ns >= 0) o.runner_cpu_ns /= graph;
@@ -74,8 +78,6 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
     r.candidate_failure = failure;
     return r;
   }
-  if (baseline && !timed_call(*baseline, nullptr, &failure)) {
-    r.baseline_failure = failure.message;
   // The candidate's threads after the warm-up: those a library starts at its first use (OpenMP's
   // pool, cuBLAS, the driver's) exist by now. A thread not among them that runs right after a
   // timed call (or at the end) was started by a timed call, which returned without it finishing.
@@ -96,6 +98,8 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
   known = running(candidate.runner_thread_ids());
   left_running.clear();
   r.threads_after_warmup = static_cast<int>(known.size());
+  if (baseline && !timed_call(*baseline, nullptr, &failure)) {
+    r.baseline_failure = failure.message;
     baseline = nullptr;
   }
 
@@ -105,24 +109,27 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
       r.candidate_failure = failure;
       return r;
     }
+    r.threads_max_timed =
+        std::max(r.threads_max_timed, static_cast<int>(running(threads_after_call).size()));
     r.check_failure = check();
     if (!r.check_failure.empty()) return r;
-    r.threads_max_timed = std::max(r.threads_max_timed, static_cast<int>(running(threads_after_call).size()));
     if (baseline && !timed_call(*baseline, &r.baseline, &failure)) {
       r.baseline_failure = failure.message;
       baseline = nullptr;
     }
     double elapsed = now_seconds() - start;
     std::string c = options.rule.stop_reason(summarize(r.candidate.runner_ns), elapsed);
-    std::string b = baseline ? options.rule.stop_reason(summarize(r.baseline.runner_ns), elapsed) : c;
+    std::string b =
+        baseline ? options.rule.stop_reason(summarize(r.baseline.runner_ns), elapsed) : c;
     if (!c.empty() && !b.empty()) {
       r.candidate.finish();
       r.baseline.finish();
       r.candidate_threads = candidate.runner_threads();
-      r.stop_reason = (c == "converged" && b == "converged") ? "converged" : (c != "converged" ? c : b);
-      return r;
       r.threads_after_timing = static_cast<int>(running(candidate.runner_thread_ids()).size());
       r.threads_left_running = static_cast<int>(left_running.size());
+      r.stop_reason =
+          (c == "converged" && b == "converged") ? "converged" : (c != "converged" ? c : b);
+      return r;
     }
   }
 }

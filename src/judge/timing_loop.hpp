@@ -72,6 +72,8 @@ struct TimingLoopOptions {
   // --graph: each sample is one replay of this many calls captured into a CUDA graph; every
   // time of a sample is then divided by it (per call). 0: one plain call per sample.
   int graph_launches = 0;
+  // Called before every call of either lane, warm-up included (fresh inputs: judge/reordering).
+  std::function<void(Lane&)> before_call;
 };
 
 // `check` looks at the candidate's outputs after each timed call; it returns "" when they are

@@ -51,12 +51,12 @@ struct Timing {
   std::optional<double> baseline_roofline_fraction;
   bool cold_cache = true;
   int graph_launches = 0;  // --graph: calls per sample, replayed as one CUDA graph; 0 = plain calls
+  // What each timed call got as inputs: "reordered along rows, M" (fresh content per call, the
+  // task's equivariant params) or "repeated" (the same inputs every call).
+  std::string inputs_per_call = "repeated";
   // The device during the timed calls (nullopt where it reports nothing, as on the CPU).
   std::optional<TelemetrySummary> telemetry;           // the candidate's calls
   std::optional<TelemetrySummary> baseline_telemetry;  // the baseline's
-};
-
-struct ShapeVerdict {
   // The candidate runner's running threads, counted by the judge from /proc: after the warm-up
   // call, the most right after any timed call, after the last one (0: not counted); and those
   // not there after the warm-up that ran right after a timed call (the host_thread flag).
@@ -64,6 +64,9 @@ struct ShapeVerdict {
   int threads_max_timed = 0;
   int threads_after_timing = 0;
   int threads_left_running = 0;
+};
+
+struct ShapeVerdict {
   Shape shape;
   std::string set;       // "visible" | "heldout" | "custom" (--shape)
   std::string category;  // held-out: the generator's category (edge, scale_up, largest, ...)
@@ -115,15 +118,15 @@ struct SanitizerVerdict {
   bool ok() const;
 };
 
-struct CompileInfo {
-  bool ok = false;
-  bool cached = false;
 // Whether the candidate's runner ran under its seccomp profile (src/backends/runner_sandbox.hpp).
 struct SandboxInfo {
   bool seccomp = false;
   std::string why_off;  // ARENA_NO_SANDBOX=1, or the runner could not install it
 };
 
+struct CompileInfo {
+  bool ok = false;
+  bool cached = false;
   double seconds = 0;
   std::string key;
   std::string command;
@@ -147,10 +150,10 @@ struct Verdict {
   std::map<std::string, double> seconds;  // where the judge's time went
   std::optional<TelemetrySummary> telemetry;  // the device over every timed call of the candidate
   std::optional<SanitizerVerdict> sanitizer;  // --sanitize
+  std::optional<SandboxInfo> sandbox;  // the candidate's runner; nullopt when none ran
   std::string internal_error;             // set when the harness itself failed midway
 
   bool compiled() const { return compile.ok; }
-  std::optional<SandboxInfo> sandbox;  // the candidate's runner; nullopt when none ran
   // Correct on every shape of a set; nullopt when the set was not judged.
   std::optional<bool> correct_on(const std::string& set) const;
   // Geometric mean of the counted speedups of a set; nullopt when none was measured.

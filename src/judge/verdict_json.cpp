@@ -90,6 +90,7 @@ json shape_json(const ShapeVerdict& s) {
     j["timing"]["cold_cache"] = t.cold_cache;
     j["timing"]["mode"] = t.graph_launches > 0 ? "graph" : "single";
     j["timing"]["graph_launches"] = t.graph_launches;
+    j["timing"]["inputs_per_call"] = t.inputs_per_call;
     j["timing"]["baseline"] = t.baseline ? summary_json(*t.baseline) : json(nullptr);
     if (t.baseline) j["timing"]["baseline"]["roofline_fraction"] = optional_number(t.baseline_roofline_fraction);
     j["timing"]["speedup"] = optional_number(t.speedup);
@@ -99,11 +100,11 @@ json shape_json(const ShapeVerdict& s) {
     j["timing"]["roofline_fraction"] = optional_number(t.roofline_fraction);
     j["timing"]["roofline_floor_ns"] = optional_number(t.roofline_floor_ns);
     j["timing"]["telemetry"] = telemetry_json(t.telemetry);
-    if (t.baseline) j["timing"]["baseline"]["telemetry"] = telemetry_json(t.baseline_telemetry);
     j["timing"]["runner_threads"] = {{"after_warmup", t.threads_after_warmup},
                                      {"max_timed", t.threads_max_timed},
                                      {"after_timing", t.threads_after_timing},
                                      {"left_running", t.threads_left_running}};
+    if (t.baseline) j["timing"]["baseline"]["telemetry"] = telemetry_json(t.baseline_telemetry);
   } else {
     j["timing"] = nullptr;
   }
@@ -177,10 +178,10 @@ json verdict_to_json(const Verdict& v) {
       {"seconds", v.seconds},
       {"telemetry", telemetry_json(v.telemetry)},
       {"sanitizer", sanitizer_json(v.sanitizer)},
-  };
       {"sandbox", v.sandbox ? json{{"seccomp", v.sandbox->seccomp},
                                    {"why_off", v.sandbox->why_off.empty() ? json(nullptr) : json(v.sandbox->why_off)}}
                             : json(nullptr)},
+  };
 }
 
 }  // namespace arena
