@@ -7,6 +7,7 @@
 #   STAGE=1 scripts/device_session.sh LOG_DIR     STAGE=2 scripts/device_session.sh LOG_DIR
 set -uo pipefail
 log=${1:-device-logs}
+mkdir -p "$log" && log=$(cd "$log" && pwd)
 mkdir -p "$log"
 export ARENA_CACHE_DIR=${ARENA_CACHE_DIR:-/tmp/arena-cache}
 jobs=$(nproc)
@@ -27,8 +28,8 @@ case ${STAGE:-1} in
   for g in 0 1 2 3; do
     (timeout 540 ./build/arena -q tasks check $(cat "$log/group$g.txt") >"$log/tasks_check_$g.log" 2>&1; echo "rc=$?" >>"$log/tasks_check_$g.log") &
   done
-  (cd build && timeout 540 ctest -R "CudaTrap" -j 3 --output-on-failure >"../$log/traps.log" 2>&1) &
-  (cd build && timeout 540 ctest -R redteam_cuda --output-on-failure -V >"../$log/redteam_cuda.log" 2>&1) &
+  (cd build && timeout 540 ctest -R "CudaTrap" -j 3 --output-on-failure >"$log/traps.log" 2>&1) &
+  (cd build && timeout 540 ctest -R redteam_cuda --output-on-failure -V >"$log/redteam_cuda.log" 2>&1) &
   bash scripts/heldout_fingerprint.sh build/arena >"$log/fingerprint.txt" 2>&1 &
   wait
   tail -3 "$log/fingerprint.txt"
@@ -37,7 +38,7 @@ case ${STAGE:-1} in
   grep -E "redteam|ok|MISMATCH|mismatch|tests passed|Failed" "$log/redteam_cuda.log" | tail -40
   ;;
 2)
-  (cd build && timeout 400 ctest -L gpu -E "CudaTrap|redteam" --output-on-failure >"../$log/gpu_tests.log" 2>&1)
+  (cd build && timeout 400 ctest -L gpu -E "CudaTrap|redteam" --output-on-failure >"$log/gpu_tests.log" 2>&1)
   grep -E "Test +#|tests passed|Failed" "$log/gpu_tests.log" | tail -30
   for t in vector_add_f32 softmax_f32; do
     timeout 150 python3 bench/defence_cost.py --task "cuda/$t" --solution "tasks/cuda/$t/starter.cu" --runs 3 \
