@@ -478,13 +478,13 @@ class Judge {
     // kernel charged to that process.
     double cpu_ns = summarize(r.candidate.cpu_ns).median;
     TimerCheck tc = check_reported_time(tm.candidate.median, cpu_ns, r.candidate_threads,
-                                        static_cast<int>(std::thread::hardware_concurrency()));
+                                        static_cast<int>(std::thread::hardware_concurrency()), tm.host_median_ns);
     if (!tc.plausible) {
       v_.flags.push_back({"timer_mismatch", shape.label(),
                           "the runner reported a median of " + fmt_number(tm.candidate.median) +
                               " ns, but its process used " + fmt_number(cpu_ns) +
-                              " ns of CPU time on " + std::to_string(r.candidate_threads) +
-                              " thread(s) per call, so a call took at least " +
+                              " ns of CPU time per call with " + std::to_string(r.candidate_threads) +
+                              " thread(s) left after it, so a call took at least " +
                               fmt_number(tc.lower_bound_ns) + " ns",
                           true});
     }

@@ -27,6 +27,20 @@ TEST(TimerCheck, ExtraThreadsCannotLoosenTheBoundBeyondTheCores) {
   EXPECT_TRUE(check_reported_time(0.5e6, 1e6, 64, 2).plausible);
 }
 
+TEST(TimerCheck, ThreadsJoinedWithinTheCallMayUseEveryCore) {
+  // Four threads started and joined in each 1 ms call on four cores: 4 ms of CPU time, one
+  // thread left to count, 1.1 ms on the judge's clock around the request.
+  EXPECT_TRUE(check_reported_time(1e6, 4e6, 1, 4, 1.1e6).plausible);
+  // Without the judge's clock the count is all there is to go by.
+  EXPECT_FALSE(check_reported_time(1e6, 4e6, 1, 4).plausible);
+}
+
+TEST(TimerCheck, ASingleThreadedClockThatRunsSlowIsCaughtOnManyCores) {
+  // The patched clock of tests/redteam/cpu/patched_timer.cpp (4x slow) on a 16-core machine: the
+  // CPU time is no more than the wall time around the request, so one thread it is.
+  EXPECT_FALSE(check_reported_time(0.25e6, 1e6, 1, 16, 1.02e6).plausible);
+}
+
 TEST(TimerCheck, UnknownCpuTimeChecksNothing) {
   EXPECT_TRUE(check_reported_time(1, -1, 1, 2).plausible);
 }
