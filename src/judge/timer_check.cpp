@@ -12,9 +12,10 @@ TimerCheck check_reported_time(double reported_ns, double cpu_ns, int threads, i
   const bool side_by_side = host_ns > 0 && cpu_ns > 1.05 * host_ns;
   int parallel = std::max(1, side_by_side ? cores : std::min(threads, cores));
   c.lower_bound_ns = cpu_ns / parallel;
-  // Slack for what the CPU time includes beyond the call (the request's own handling, a few
-  // microseconds) and for threads that do not start and stop exactly with the call.
-  c.plausible = reported_ns >= 0.8 * c.lower_bound_ns - 20e3;
+  // Slack for what the CPU time includes beyond the call (the request's own handling: a few
+  // microseconds idle, 30-40 us measured on a loaded two-core machine) and for threads that do
+  // not start and stop exactly with the call. Calls under ~0.2 ms are thus not checked.
+  c.plausible = reported_ns >= 0.8 * c.lower_bound_ns - 100e3;
   return c;
 }
 

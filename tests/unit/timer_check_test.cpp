@@ -41,6 +41,11 @@ TEST(TimerCheck, ASingleThreadedClockThatRunsSlowIsCaughtOnManyCores) {
   EXPECT_FALSE(check_reported_time(0.25e6, 1e6, 1, 16, 1.02e6).plausible);
 }
 
+TEST(TimerCheck, ATinyCallsRequestHandlingIsNotReadAsAnUnderReport) {
+  // A 1.5 us call whose request cost the runner 35 us of CPU time on a loaded two-core machine.
+  EXPECT_TRUE(check_reported_time(1.5e3, 35e3, 1, 2, 60e3).plausible);
+}
+
 TEST(TimerCheck, UnknownCpuTimeChecksNothing) {
   EXPECT_TRUE(check_reported_time(1, -1, 1, 2).plausible);
 }
