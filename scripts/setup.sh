@@ -3,7 +3,10 @@
 # what is missing. Called by the Makefile; safe to run by hand.
 set -euo pipefail
 
-packages=(g++ cmake make libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libgtest-dev)
+# bubblewrap confines agents (arena run); libcurl talks to OpenAI-compatible endpoints (agent llm);
+# ccache makes the second build tree (ASan) cheaper.
+packages=(g++ cmake make libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libgtest-dev bubblewrap
+          libcurl4-openssl-dev ccache)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
