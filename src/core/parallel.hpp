@@ -3,7 +3,10 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <thread>
 #include <vector>
 
@@ -29,6 +32,33 @@ size_t parallel_chunks(int64_t n, Fn&& fn, int64_t min_chunk = int64_t{1} << 20)
   }
   for (auto& t : threads) t.join();
   return static_cast<size_t>(chunks);
+}
+
+// memcpy across the host's cores (large buffers: the judge moves hundreds of MB per timed call).
+inline void parallel_copy(void* dst, const void* src, size_t bytes) {
+  parallel_chunks(
+      static_cast<int64_t>(bytes),
+      [&](size_t, int64_t begin, int64_t end) {
+        std::memcpy(static_cast<std::byte*>(dst) + begin,
+                    static_cast<const std::byte*>(src) + begin, static_cast<size_t>(end - begin));
+      },
+      int64_t{8} << 20);
+}
+
+// memcmp(a, b, bytes) == 0 across the host's cores.
+inline bool parallel_equal(const void* a, const void* b, size_t bytes) {
+  std::atomic<bool> equal{true};
+  parallel_chunks(
+      static_cast<int64_t>(bytes),
+      [&](size_t, int64_t begin, int64_t end) {
+        if (equal.load(std::memory_order_relaxed) &&
+            std::memcmp(static_cast<const std::byte*>(a) + begin,
+                        static_cast<const std::byte*>(b) + begin,
+                        static_cast<size_t>(end - begin)) != 0)
+          equal = false;
+      },
+      int64_t{8} << 20);
+  return equal;
 }
 
 }  // namespace arena

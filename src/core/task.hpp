@@ -96,6 +96,15 @@ struct ProductSpec {
   std::vector<std::string> scales;
 };
 
+// A sparse matrix in CSR among the inputs: reordering its rows moves each row's stored entries
+// (every `entries` tensor alike) and rebuilds `row_ptr`, so a task equivariant along `rows` can
+// reorder it (judge/reordering).
+struct CsrSpec {
+  std::string rows;                  // the param counting the rows (listed in `equivariant`)
+  std::string row_ptr;               // input, 1-D, rows + 1 integer offsets
+  std::vector<std::string> entries;  // inputs, 1-D, one element per stored entry
+};
+
 struct Limits {
   int64_t memory_bytes = int64_t{2} << 30;  // all tensors of one shape together
   double timeout_s = 10;                    // one call of the solution
@@ -125,6 +134,10 @@ struct Task {
   // axis whose extent is exactly that param (the same way for all) reorders the outputs alike.
   // The judge uses it to give every timed call fresh input content (judge/reordering).
   std::vector<std::string> equivariant;
+  // Outputs that are running (inclusive prefix) sums along their equivariant axis, in integers:
+  // reordered inputs change them by a whole-segment offset, which the judge undoes exactly.
+  std::vector<std::string> running_sums;
+  std::optional<CsrSpec> csr;
   std::optional<ProductSpec> product;
   Limits limits;
   std::filesystem::path reference;

@@ -252,7 +252,7 @@ Task load_task(const fs::path& dir_in) {
   top.only({"name", "backend", "category", "description", "entry", "params", "constraints",
             "tensors", "scalars", "tolerance", "flops", "bytes", "visible", "heldout", "limits",
             "reference", "starter", "baseline", "libraries", "expert", "expert_libraries", "host_reference", "stub",
-            "equivariant", "product"});
+            "equivariant", "running_sums", "csr", "product"});
 
   Task t;
   t.dir = dir;
@@ -434,7 +434,7 @@ Task load_task(const fs::path& dir_in) {
       if (param_names.count(p) == 0) e.item(i).fail("'" + p + "' is not a param of this task");
       if (std::find(t.equivariant.begin(), t.equivariant.end(), p) != t.equivariant.end())
         e.item(i).fail("'" + p + "' is listed twice");
-      bool on_input = false;
+      bool on_input = top.has("csr") && top.at("csr").has("rows") && top.at("csr").at("rows").str() == p;
       for (const auto& ts : t.tensors)
         for (const auto& d : ts.shape) on_input = on_input || (ts.role == Role::kInput && d.text() == p);
       if (!on_input)
@@ -444,19 +444,69 @@ Task load_task(const fs::path& dir_in) {
     }
   }
 
+  auto tensor_named = [&](const Field& g, Role role) -> const TensorSpec& {
+    std::string name = g.str();
+    for (const auto& ts : t.tensors)
+      if (ts.name == name) {
+        if (ts.role != role) g.fail("'" + name + "' must be an " + (role == Role::kInput ? "input" : "output"));
+        return ts;
+      }
+    g.fail("no tensor is named '" + name + "'");
+  };
+  auto is_equivariant = [&](const std::string& p) {
+    return std::find(t.equivariant.begin(), t.equivariant.end(), p) != t.equivariant.end();
+  };
+  if (top.has("running_sums")) {
+    Field r = top.at("running_sums");
+    if (t.equivariant.empty()) r.fail("running_sums goes with 'equivariant' (the axis the sums run along)");
+    for (size_t i = 0; i < r.size(); ++i) {
+      const TensorSpec& ts = tensor_named(r.item(i), Role::kOutput);
+      if (dtype_is_float(ts.dtype))
+        r.item(i).fail("'" + ts.name + "' is " + std::string(dtype_name(ts.dtype)) +
+                       ": only integer running sums are undone exactly; drop it from running_sums (and its param from "
+                       "equivariant)");
+      int axes = 0;
+      for (const auto& d : ts.shape) axes += is_equivariant(d.text()) ? 1 : 0;
+      if (axes != 1)
+        r.item(i).fail("'" + ts.name + "' must have exactly one axis along an equivariant param (the one the sum "
+                       "runs along); it has " + std::to_string(axes));
+      t.running_sums.push_back(ts.name);
+    }
+  }
+  if (top.has("csr")) {
+    Field f = top.at("csr");
+    f.only({"rows", "row_ptr", "entries"});
+    CsrSpec c;
+    c.rows = f.at("rows").str();
+    if (!is_equivariant(c.rows))
+      f.at("rows").fail("'" + c.rows + "' must be listed in 'equivariant' (csr says how to reorder its rows)");
+    auto one_d_free = [&](const Field& g, const TensorSpec& ts) {
+      if (ts.shape.size() != 1) g.fail("'" + ts.name + "' must be 1-D");
+      if (is_equivariant(ts.shape[0].text()))
+        g.fail("'" + ts.name + "' is reordered through csr; its axis '" + ts.shape[0].text() +
+               "' must not be an equivariant param itself");
+    };
+    const TensorSpec& rp = tensor_named(f.at("row_ptr"), Role::kInput);
+    one_d_free(f.at("row_ptr"), rp);
+    if (rp.dtype != DType::kInt32) f.at("row_ptr").fail("'" + rp.name + "' must be int32");
+    c.row_ptr = rp.name;
+    Field e = f.at("entries");
+    if (e.size() == 0) e.fail("list the tensors with one element per stored entry (column indices, values)");
+    for (size_t i = 0; i < e.size(); ++i) {
+      const TensorSpec& ts = tensor_named(e.item(i), Role::kInput);
+      one_d_free(e.item(i), ts);
+      c.entries.push_back(ts.name);
+    }
+    t.csr = c;
+  }
+
   if (top.has("product")) {
     Field f = top.at("product");
     f.only({"out", "a", "b", "b_layout", "scales"});
     ProductSpec p;
     auto tensor = [&](const Field& g, Role role) {
-      std::string name = g.str();
-      for (const auto& ts : t.tensors)
-        if (ts.name == name) {
-          if (ts.role != role) g.fail("'" + name + "' must be an " + (role == Role::kInput ? "input" : "output"));
-          return std::pair(name, ts.shape.size());
-        }
-      g.fail("no tensor is named '" + name + "'");
-      return std::pair(name, size_t{0});
+      const TensorSpec& ts = tensor_named(g, role);
+      return std::pair(ts.name, ts.shape.size());
     };
     auto [out, out_rank] = tensor(f.at("out"), Role::kOutput);
     auto [a, a_rank] = tensor(f.at("a"), Role::kInput);

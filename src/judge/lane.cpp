@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "core/error.hpp"
+#include "core/parallel.hpp"
 
 namespace arena {
 
@@ -86,7 +87,7 @@ void Lane::write_inputs(const std::vector<HostBuffer>& inputs) {
   for (size_t i = 0; i < task_.tensors.size(); ++i) {
     if (task_.tensors[i].role != Role::kInput) continue;
     const HostBuffer& src = inputs.at(k++);
-    std::memcpy(runner_->region() + layout_.slots[i].offset, src.data(), src.size());
+    parallel_copy(runner_->region() + layout_.slots[i].offset, src.data(), src.size());
   }
   inputs_on_device_ = false;
 }
@@ -137,7 +138,7 @@ std::optional<size_t> Lane::changed_input(const std::vector<HostBuffer>& pristin
   for (size_t i = 0; i < task_.tensors.size(); ++i) {
     if (task_.tensors[i].role != Role::kInput) continue;
     const HostBuffer& p = pristine.at(k++);
-    if (std::memcmp(runner_->region() + layout_.slots[i].offset, p.data(), p.size()) != 0) return i;
+    if (!parallel_equal(runner_->region() + layout_.slots[i].offset, p.data(), p.size())) return i;
   }
   return std::nullopt;
 }

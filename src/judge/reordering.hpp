@@ -38,11 +38,13 @@ struct Reordering {
 Reordering draw_reordering(const Task& task, const Shape& shape, uint64_t key);
 
 // `src` (tensor `index` of the task, at `shape`) with its equivariant axes reordered, into
-// `dst` (same size). `inverse` undoes the reordering instead.
+// `dst` (same size). `inverse` undoes the reordering instead. A running-sum output
+// (task.running_sums) is only undone (inverse); a CSR tensor only moves through reorder_inputs.
 void reorder_tensor(const Task& task, const Shape& shape, const Reordering& r, size_t index,
                     const std::byte* src, std::byte* dst, bool inverse = false);
 
-// The task's inputs (in task order, as generate_inputs makes them) reordered.
+// The task's inputs (in task order, as generate_inputs makes them) reordered; a CSR matrix
+// (task.csr) has its rows moved with their entries and its row pointers rebuilt.
 std::vector<HostBuffer> reorder_inputs(const Task& task, const Shape& shape, const Reordering& r,
                                        const std::vector<HostBuffer>& inputs);
 

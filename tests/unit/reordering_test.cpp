@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/task_loader.hpp"
+#include "judge/input_generator.hpp"
 #include "task_files.hpp"
 
 namespace arena {
@@ -142,6 +143,138 @@ TEST(Reordering, TheTaskFileNamesAParamThatReordersAnInput) {
               std::string::npos)
         << e.what();
   }
+}
+
+// out[i] = in[0] + ... + in[i] in int32: reordered inputs, put back in order exactly.
+TEST(Reordering, ARunningSumIsPutBackInOrderExactly) {
+  TempTask t{R"(name: scan
+backend: cpu
+category: cpu2cpu
+params:
+  n: {min: 1, max: 100000000}
+tensors:
+  - {name: in, dtype: int32, role: input, shape: [n]}
+  - {name: out, dtype: int32, role: output, shape: [n]}
+flops: "n"
+bytes: "8 * n"
+visible:
+  - {n: 1000}
+equivariant: [n]
+running_sums: [out]
+reference: reference.cpp
+starter: starter.cpp
+)"};
+  Task task = load_task(t.dir());
+  for (int64_t n : {1000, 3, 100003}) {
+    Shape s{{{"n", n}}};
+    std::vector<int32_t> in(static_cast<size_t>(n));
+    // Large values: the sums wrap around, and undoing them must wrap the same way.
+    for (int64_t i = 0; i < n; ++i)
+      in[static_cast<size_t>(i)] = static_cast<int32_t>((i * 2654435761u) ^ 0x5bd1e995u);
+    auto scan = [](const std::vector<int32_t>& v) {
+      std::vector<int32_t> o(v.size());
+      uint32_t acc = 0;
+      for (size_t i = 0; i < v.size(); ++i) o[i] = static_cast<int32_t>(acc += static_cast<uint32_t>(v[i]));
+      return o;
+    };
+    auto as_bytes = [](auto& v) { return reinterpret_cast<std::byte*>(v.data()); };
+    Reordering r = draw_reordering(task, s, 7);
+    auto moved = reorder_inputs(task, s, r, {HostBuffer(as_bytes(in), as_bytes(in) + in.size() * 4)});
+    std::vector<int32_t> in_moved(in.size());
+    std::memcpy(in_moved.data(), moved[0].data(), moved[0].size());
+    ASSERT_NE(in_moved, in) << "n=" << n;
+    auto got = scan(in_moved), back = got;
+    ASSERT_NE(got, scan(in));
+    reorder_tensor(task, s, r, 1, as_bytes(got), as_bytes(back), /*inverse=*/true);
+    EXPECT_EQ(back, scan(in)) << "n=" << n;
+    // A stale answer (the sums of the inputs before the reordering) does not come back right.
+    auto stale = scan(in), stale_back = stale;
+    reorder_tensor(task, s, r, 1, as_bytes(stale), as_bytes(stale_back), /*inverse=*/true);
+    EXPECT_NE(stale_back, scan(in)) << "n=" << n;
+    EXPECT_THROW(reorder_tensor(task, s, r, 1, as_bytes(got), as_bytes(back)), std::logic_error)
+        << "a running sum cannot be reordered forward";
+  }
+}
+
+// y = A·x with A in CSR: rows reordered with their entries, y reordered alike.
+TEST(Reordering, CsrRowsMoveWithTheirEntries) {
+  TempTask t{R"(name: spmv
+backend: cpu
+category: cpu2cpu
+params:
+  rows: {min: 1, max: 100000}
+  cols: {min: 1, max: 100000}
+  nnz: {min: 1, max: 1000000}
+tensors:
+  - {name: row_ptr, dtype: int32, role: input, shape: ["rows + 1"], distribution: {kind: offsets, total: nnz}}
+  - {name: col_idx, dtype: int32, role: input, shape: [nnz], distribution: {kind: integer, low: 0, high: "cols - 1"}}
+  - {name: values, dtype: fp32, role: input, shape: [nnz]}
+  - {name: x, dtype: fp32, role: input, shape: [cols]}
+  - {name: y, dtype: fp32, role: output, shape: [rows]}
+flops: "2 * nnz"
+bytes: "8 * nnz"
+visible:
+  - {rows: 300, cols: 50, nnz: 5000}
+equivariant: [rows]
+csr: {rows: rows, row_ptr: row_ptr, entries: [col_idx, values]}
+reference: reference.cpp
+starter: starter.cpp
+)"};
+  Task task = load_task(t.dir());
+  Shape s = task.visible[0];
+  auto inputs = generate_inputs(task, s, 11);
+  auto spmv = [&](const std::vector<HostBuffer>& in) {
+    std::vector<int32_t> rp(301), col(5000);
+    std::vector<float> val(5000), x(50), y(300);
+    std::memcpy(rp.data(), in[0].data(), in[0].size());
+    std::memcpy(col.data(), in[1].data(), in[1].size());
+    std::memcpy(val.data(), in[2].data(), in[2].size());
+    std::memcpy(x.data(), in[3].data(), in[3].size());
+    for (size_t i = 0; i < 300; ++i)
+      for (int32_t k = rp[i]; k < rp[i + 1]; ++k) y[i] += val[static_cast<size_t>(k)] * x[static_cast<size_t>(col[static_cast<size_t>(k)])];
+    return y;
+  };
+  Reordering r = draw_reordering(task, s, 5);
+  ASSERT_EQ(r.axes.count("rows"), 1u);
+  auto moved = reorder_inputs(task, s, r, inputs);
+  ASSERT_EQ(moved.size(), 4u);
+  EXPECT_NE(std::memcmp(moved[0].data(), inputs[0].data(), inputs[0].size()), 0);
+  EXPECT_NE(std::memcmp(moved[2].data(), inputs[2].data(), inputs[2].size()), 0);
+  EXPECT_EQ(std::memcmp(moved[3].data(), inputs[3].data(), inputs[3].size()), 0) << "x keeps its order";
+  auto y = spmv(inputs), y_moved = spmv(moved), back = y_moved;
+  reorder_tensor(task, s, r, 4, reinterpret_cast<std::byte*>(y_moved.data()),
+                 reinterpret_cast<std::byte*>(back.data()), /*inverse=*/true);
+  EXPECT_EQ(back, y) << "every row sums the same entries in the same order: bit-equal";
+  EXPECT_NE(y_moved, y);
+  EXPECT_THROW(reorder_tensor(task, s, r, 0, moved[0].data(), moved[0].data()), std::logic_error)
+      << "row_ptr alone cannot be reordered";
+}
+
+TEST(Reordering, RunningSumsAndCsrAreCheckedWhenTheTaskLoads) {
+  auto refused = [](const std::string& yaml, const std::string& words) {
+    TempTask t{yaml};
+    try {
+      load_task(t.dir());
+      ADD_FAILURE() << "must be refused: " << words;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    }
+  };
+  const std::string base = valid_task_yaml();  // fp32 in a, b -> out along n
+  refused(replace(base, "reference: reference.cpp",
+                  "equivariant: [n]\nrunning_sums: [out]\nreference: reference.cpp"),
+          "only integer running sums");
+  refused(replace(base, "reference: reference.cpp", "running_sums: [out]\nreference: reference.cpp"),
+          "running_sums goes with 'equivariant'");
+  refused(replace(base, "reference: reference.cpp",
+                  "equivariant: [n]\nrunning_sums: [a]\nreference: reference.cpp"),
+          "must be an output");
+  refused(replace(base, "reference: reference.cpp",
+                  "equivariant: [n]\ncsr: {rows: n, row_ptr: a, entries: [b]}\nreference: reference.cpp"),
+          "must not be an equivariant param itself");
+  refused(replace(base, "reference: reference.cpp",
+                  "csr: {rows: n, row_ptr: a, entries: [b]}\nreference: reference.cpp"),
+          "must be listed in 'equivariant'");
 }
 
 }  // namespace
