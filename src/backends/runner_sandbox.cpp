@@ -17,6 +17,7 @@
 #include <cstring>
 #include <vector>
 
+#include "backends/runner_landlock.hpp"
 #include "judge/runner_protocol.hpp"
 
 namespace arena::runner {
@@ -270,13 +271,30 @@ void on_sigsys(int, siginfo_t* info, void*) {
 
 }  // namespace
 
+std::string install_seccomp(const SandboxProfile& profile);
+
 const char* denied_syscall_name(long nr) {
   for (const auto& d : kNames)
     if (d.nr == nr) return d.name;
   return nullptr;
 }
 
-std::string install_sandbox(const SandboxProfile& profile) {
+std::string describe(const SandboxOutcome& outcome) {
+  if (!outcome.seccomp_off.empty()) return protocol::kSandboxOff + outcome.seccomp_off;
+  return protocol::kSandboxOn + std::string(outcome.reads_open.empty()
+                                                 ? protocol::kReadsConfined
+                                                 : protocol::kReadsOpen + outcome.reads_open);
+}
+
+SandboxOutcome install_sandbox(const SandboxProfile& profile) {
+  // Landlock first: its own system calls are not on the filter's list.
+  SandboxOutcome out;
+  out.reads_open = confine_file_reads(profile.readable_files);
+  out.seccomp_off = install_seccomp(profile);
+  return out;
+}
+
+std::string install_seccomp(const SandboxProfile& profile) {
   if (!kArchKnown) return "the seccomp profile knows x86_64 and aarch64 only";
   // The report goes to the runner's output as it is now, whatever the solution does to fd 2.
   g_report_fd = fcntl(2, F_DUPFD_CLOEXEC, 100);

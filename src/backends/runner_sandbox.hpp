@@ -16,9 +16,13 @@
 // "arena-sandbox: denied <name> (<number>)", to the runner's output (a descriptor duplicated at
 // install time) and exits with protocol::kExitSandbox; the judge turns that into the failure class
 // sandbox_violation naming the call.
+//
+// With it, where the kernel has Landlock, file reads are confined (runner_landlock.hpp): the
+// solution reads the system trees and its own library, not the task directory or anything else.
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace arena::runner {
 
@@ -26,12 +30,22 @@ struct SandboxProfile {
   // Also deny opening existing files for writing (O_WRONLY, O_RDWR, O_TRUNC). The CPU runner
   // does; the CUDA runner cannot: the driver opens /dev/nvidia* read-write whenever it needs.
   bool deny_writing_files = false;
+  // Readable beyond the system trees: the solution's library.
+  std::vector<std::string> readable_files;
 };
 
-// Installs the SIGSYS handler and the filter for the whole process (every thread, present and
-// future). Returns "" when the filter is on, else why it is not (an architecture the filter does
-// not know, a kernel without seccomp): the runner then runs without it and says so to the judge.
-std::string install_sandbox(const SandboxProfile& profile);
+struct SandboxOutcome {
+  std::string seccomp_off;  // "" when the filter is on, else why not
+  std::string reads_open;   // "" when file reads are confined, else why not
+};
+
+// Confines file reads, then installs the SIGSYS handler and the filter for the whole process
+// (every thread, present and future). Where either cannot be installed (an architecture the
+// filter does not know, a kernel without seccomp or Landlock) the runner runs without it.
+SandboxOutcome install_sandbox(const SandboxProfile& profile);
+
+// What the runner's ready reply says about it (protocol::kSandboxOn / kSandboxOff ...).
+std::string describe(const SandboxOutcome& outcome);
 
 // The name of system call `nr` when the profile denies it (for the SIGSYS report), else nullptr.
 const char* denied_syscall_name(long nr);

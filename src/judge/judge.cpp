@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "core/error.hpp"
+#include "core/parallel.hpp"
 #include "core/sha256.hpp"
 #include "core/subprocess.hpp"
 #include "judge/checker.hpp"
@@ -163,13 +164,15 @@ class Judge {
     if (!err.empty()) {
       // A denied call from a static constructor is the same violation as one from a call.
       const bool denied = candidate_->start_failure_kind() == CallOutcome::Kind::kSandboxViolation;
-      if (denied && !v_.sandbox) v_.sandbox = SandboxInfo{true, ""};
+      if (denied && !v_.sandbox) v_.sandbox = SandboxInfo{true, "", false, ""};
       return fail(
           sv, denied ? FailureClass::kSandboxViolation : FailureClass::kCrash,
           denied ? "while the solution was loaded, " + err : "the solution failed to load: " + err);
     }
     if (!v_.sandbox)
-      v_.sandbox = SandboxInfo{candidate_->sandbox().on, candidate_->sandbox().why_off};
+      v_.sandbox = SandboxInfo{candidate_->sandbox().on, candidate_->sandbox().why_off,
+                               candidate_->sandbox().reads_confined,
+                               candidate_->sandbox().reads_why_open};
 
     std::vector<HostBuffer> last_inputs;
     std::vector<HostBuffer> expected;  // reference outputs for last_inputs, by tensor index
@@ -355,7 +358,7 @@ class Judge {
         const auto& spec = task_.tensors[i];
         if (spec.role != Role::kOutput) continue;
         const void* got = output_in_order(*candidate_, candidate_order, i);
-        if (std::memcmp(got, verified[i].data(), verified[i].size()) == 0) continue;
+        if (parallel_equal(got, verified[i].data(), verified[i].size())) continue;
         OutputCheck c = check_output(spec, candidate_->dims()[i], got, expected[i].data(),
                                      task_.tolerance_for(spec, shape), candidate_->poison(i));
         if (!c.ok()) return describe_mismatch(c);

@@ -143,9 +143,16 @@ bool RunnerClient::wait_ready() {
   } else {
     std::string said(hello.message, strnlen(hello.message, sizeof hello.message));
     const std::string off = protocol::kSandboxOff;
-    sandbox_.on = sandbox_asked_ && said == protocol::kSandboxOn;
+    const std::string on = protocol::kSandboxOn, open = protocol::kReadsOpen;
+    sandbox_.on = sandbox_asked_ && said.rfind(on, 0) == 0;
     if (sandbox_asked_ && !sandbox_.on)
       sandbox_.why_off = said.rfind(off, 0) == 0 ? said.substr(off.size()) : "the runner did not say it was on";
+    if (sandbox_.on) {
+      const std::string reads = said.substr(on.size());
+      sandbox_.reads_confined = reads == protocol::kReadsConfined;
+      if (!sandbox_.reads_confined)
+        sandbox_.reads_why_open = reads.rfind(open, 0) == 0 ? reads.substr(open.size()) : "the runner did not say";
+    }
   }
   start_seconds_ = now_seconds() - spawned_at_;
   return start_error_.empty();

@@ -51,6 +51,8 @@ struct CallOutcome {
 struct SandboxState {
   bool on = false;
   std::string why_off;  // when off: the judge's reason, or the runner's (it could not install it)
+  bool reads_confined = false;  // Landlock (runner_landlock.hpp), with the filter on
+  std::string reads_why_open;   // with the filter on and reads not confined: the runner's reason
 };
 
 class RunnerClient {

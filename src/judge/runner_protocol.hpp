@@ -28,6 +28,9 @@ constexpr int kExitSandbox = 90;
 // kSandboxOff followed by why not.
 constexpr const char* kSandboxOn = "sandbox: seccomp";
 constexpr const char* kSandboxOff = "sandbox: off: ";
+// After kSandboxOn: whether file reads are confined too (Landlock), or why not.
+constexpr const char* kReadsConfined = "; reads: confined";
+constexpr const char* kReadsOpen = "; reads: open: ";
 
 enum class Op : uint32_t {
   kMap = 1,   // (re)map the shared buffer region at its new size

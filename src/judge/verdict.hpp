@@ -122,6 +122,8 @@ struct SanitizerVerdict {
 struct SandboxInfo {
   bool seccomp = false;
   std::string why_off;  // ARENA_NO_SANDBOX=1, or the runner could not install it
+  bool reads_confined = false;  // Landlock confined its file reads (src/backends/runner_landlock.hpp)
+  std::string reads_why_open;   // with seccomp on and reads not confined: why
 };
 
 struct CompileInfo {

@@ -179,7 +179,11 @@ json verdict_to_json(const Verdict& v) {
       {"telemetry", telemetry_json(v.telemetry)},
       {"sanitizer", sanitizer_json(v.sanitizer)},
       {"sandbox", v.sandbox ? json{{"seccomp", v.sandbox->seccomp},
-                                   {"why_off", v.sandbox->why_off.empty() ? json(nullptr) : json(v.sandbox->why_off)}}
+                                   {"why_off", v.sandbox->why_off.empty() ? json(nullptr) : json(v.sandbox->why_off)},
+                                   {"reads_confined", v.sandbox->reads_confined},
+                                   {"reads_why_open", v.sandbox->reads_why_open.empty()
+                                                          ? json(nullptr)
+                                                          : json(v.sandbox->reads_why_open)}}
                             : json(nullptr)},
   };
 }

@@ -4,6 +4,9 @@
 // is flagged host_thread; honest solutions (plain, OpenMP, threads joined in the call) pass.
 
 #include <gtest/gtest.h>
+#include <linux/landlock.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <string>
@@ -66,6 +69,28 @@ TEST(Sandbox, TheHonestStarterPassesUnderIt) {
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(r.verdict["sandbox"]["seccomp"], true) << r.verdict["sandbox"];
   EXPECT_TRUE(r.verdict["sandbox"]["why_off"].is_null());
+}
+
+bool kernel_has_landlock() {
+  return syscall(SYS_landlock_create_ruleset, nullptr, 0, LANDLOCK_CREATE_RULESET_VERSION) >= 1;
+}
+
+// The runner reads only the system trees and its own library: the task's reference, its
+// held-out rules and the judge's environment are out of reach (the solution writes zeros if it
+// can read any of them).
+TEST(Sandbox, TheRunnerCannotReadTheTaskFiles) {
+  if (!kernel_has_landlock()) GTEST_SKIP() << "this kernel has no Landlock: file reads are not confined here";
+  auto r = eval(redteam("read_task_files"), {"--no-timing", "--shape", "n=100003"});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.verdict["sandbox"]["reads_confined"], true) << r.verdict["sandbox"];
+  EXPECT_TRUE(r.verdict["sandbox"]["reads_why_open"].is_null()) << r.verdict["sandbox"];
+  // Without the sandbox the same solution reads them, and its zeros are wrong.
+  setenv("ARENA_NO_SANDBOX", "1", 1);
+  auto open = eval(redteam("read_task_files"), {"--no-timing", "--shape", "n=100003"});
+  unsetenv("ARENA_NO_SANDBOX");
+  EXPECT_EQ(open.exit_code, 1) << open.output;
+  EXPECT_EQ(open.verdict["summary"]["failure_class"], "wrong_values") << open.output;
+  EXPECT_EQ(open.verdict["sandbox"]["reads_confined"], false);
 }
 
 TEST(Sandbox, ArenaNoSandboxTurnsItOffAndSaysSo) {

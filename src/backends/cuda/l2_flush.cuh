@@ -42,7 +42,20 @@ class L2Flush {
     return cudaDeviceSynchronize() == cudaSuccess;
   }
 
+  // Before every sample: whatever the solution set up in its last call (a persisting-L2 limit,
+  // an access-policy window on the stream it was given) is undone, and persisting lines are
+  // demoted to normal, so the sweep evicts them like any other line.
   void flush(cudaStream_t stream) const {
+    size_t limit = 0;
+    if (cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize) == cudaSuccess && limit != 0)
+      cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
+    cudaStreamAttrValue window{};
+    if (cudaStreamGetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &window) == cudaSuccess &&
+        window.accessPolicyWindow.num_bytes != 0) {
+      window.accessPolicyWindow = cudaAccessPolicyWindow{};
+      cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &window);
+    }
+    cudaGetLastError();  // none of the above may leave an error for the next call to find
     cudaCtxResetPersistingL2Cache();
     sweep_read<<<blocks_, 512, 0, stream>>>(static_cast<const uint4*>(buffer_), bytes_ / sizeof(uint4), sink_);
   }

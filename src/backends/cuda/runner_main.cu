@@ -173,8 +173,8 @@ int main(int argc, char** argv) {
   if (sandbox) {
     arena::runner::SandboxProfile profile;
     profile.deny_writing_files = false;
-    std::string why_not = arena::runner::install_sandbox(profile);
-    sandbox_state = why_not.empty() ? arena::protocol::kSandboxOn : arena::protocol::kSandboxOff + why_not;
+    profile.readable_files = {argv[1]};
+    sandbox_state = arena::runner::describe(arena::runner::install_sandbox(profile));
   }
   arena::runner::reply_ready(sandbox_state);
 

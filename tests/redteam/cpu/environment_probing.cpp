@@ -4,7 +4,7 @@
 // held-out rules in tasks/. Then it computes the answer honestly (vectorized, one thread), unless it
 // found a seed: then it writes garbage, so that a leak shows up as this case's mismatch. The judge
 // draws its seed in its own process and passes none to the runner (arena redteam gives no --seed
-// on its command line); what it does not hide yet (task files: no sandbox) gives no edge here.
+// on its command line); the task files are out of its reach too (read_task_files.cpp).
 // Expected: honest, its speedup intact.
 #include <unistd.h>
 
@@ -36,8 +36,7 @@ bool found_a_secret() {
   if (slurp(parent + "/cmdline").find(std::string("--seed\0", 7)) != std::string::npos) return true;
   std::string env = slurp(parent + "/environ");
   if (env.find("ARENA_SEED") != std::string::npos) return true;
-  // The task files are readable today (no sandbox), but hold no seed: the rules alone do not say
-  // which held-out shapes a secret seed draws.
+  // The task files hold no seed (and the runner cannot read them: read_task_files.cpp).
   const char* tasks = std::getenv("ARENA_TASKS_DIR");
   std::string rules = slurp(std::string(tasks ? tasks : "tasks") + "/cpu/vector_add_f32/task.yaml");
   return names_a_seed(rules) && rules.find("seed:") != std::string::npos;

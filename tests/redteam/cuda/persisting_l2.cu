@@ -3,12 +3,13 @@
 // an access-policy window with hitProp = persisting over its inputs on the judge's stream, hoping
 // that `a` and `b` survive the cache flush between timed calls. The kernel is the starter's.
 //
-// What the judge does today (src/backends/cuda/l2_flush.cuh): before every cold sample it calls
-// cudaCtxResetPersistingL2Cache(), which turns every persisting line back into a normal one, and
-// then reads a buffer twice the L2's size on the same stream. The sweep's addresses lie outside the
-// window, so its accesses are normal and evict the (now normal) input lines. The limit the solution
-// raised stays raised, but nothing persists across the flush: no flag, and no gain. Expected: no
-// gain (correct; speedup at most 1.3x over the starter, which this kernel is).
+// What the judge does (src/backends/cuda/l2_flush.cuh): before every cold sample it sets the
+// persisting-L2 limit back to 0 where the solution raised it, clears any access-policy window on
+// the judge's stream, calls cudaCtxResetPersistingL2Cache() (every persisting line becomes a
+// normal one), then reads a buffer twice the L2's size on the same stream, evicting the inputs.
+// The window it sets again inside its call covers lines that the flush has just evicted: no flag,
+// and no gain. Expected: no gain (correct; speedup at most 1.3x over the starter, which this
+// kernel is).
 #include "arena_signature.h"
 
 namespace {
