@@ -5,7 +5,9 @@
 // memory); pass 2 reads x and residual again from global memory, re-forms h, scales and writes y.
 // Correct for every shape; make it faster.
 
-constexpr int kThreads = 256;
+// Threads per block, a power of two (the shared-memory reduction halves it): a knob for
+// `arena run --agent autotune` (every candidate is correct).
+constexpr int kThreads = 256;  // arena-knob: 64 128 256 512 1024
 
 __device__ __nv_bfloat16 add_rounded(__nv_bfloat16 a, __nv_bfloat16 b) {
   return __float2bfloat16_rn(__bfloat162float(a) + __bfloat162float(b));

@@ -6,7 +6,8 @@
 // them only through the caches); no shared-memory tiling, no register blocking. Correct for every
 // legal shape; make it faster.
 
-constexpr int kThreads = 256;
+// Threads per block: a knob for `arena run --agent autotune` (every candidate is correct).
+constexpr int kThreads = 256;  // arena-knob: 64 128 256 512 1024
 
 __global__ void conv2d_naive_kernel(const float* x, const float* w, const float* bias, float* out, int64_t N,
                                     int64_t C, int64_t H, int64_t W, int64_t K) {

@@ -11,7 +11,9 @@
 
 #include <math.h>
 
-constexpr int kWarpsPerBlock = 8;
+// Warps (query rows) per block: a knob for `arena run --agent autotune` (every candidate is
+// correct).
+constexpr int kWarpsPerBlock = 8;  // arena-knob: 1 2 4 8 16 32
 
 template <int D>
 __global__ void decode_attention_naive_kernel(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16* v,

@@ -5,6 +5,9 @@
 
 #include <math.h>
 
+// Threads per block: a knob for `arena run --agent autotune` (every candidate is correct).
+constexpr int kThreads = 256;  // arena-knob: 64 128 256 512 1024
+
 __global__ void gelu_kernel(const __nv_bfloat16* x, __nv_bfloat16* out, int64_t n) {
   const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
@@ -14,7 +17,6 @@ __global__ void gelu_kernel(const __nv_bfloat16* x, __nv_bfloat16* out, int64_t 
 
 extern "C" void gelu_bf16(const __nv_bfloat16* x, __nv_bfloat16* out, int64_t n, cudaStream_t stream) {
   if (n <= 0) return;
-  const int threads = 256;
-  const int64_t blocks = (n + threads - 1) / threads;  // <= 2^22 for n <= 2^30: fits gridDim.x
-  gelu_kernel<<<static_cast<unsigned>(blocks), threads, 0, stream>>>(x, out, n);
+  const int64_t blocks = (n + kThreads - 1) / kThreads;  // <= 2^24 for n <= 2^30: fits gridDim.x
+  gelu_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(x, out, n);
 }

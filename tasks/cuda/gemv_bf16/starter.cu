@@ -4,7 +4,9 @@
 // partial sums reduced through shared memory, y rounded to bf16 (nearest even) at the end.
 // Correct for every shape; make it faster.
 
-constexpr int kThreads = 256;
+// Threads per block, a power of two (the shared-memory reduction halves it): a knob for
+// `arena run --agent autotune` (every candidate is correct).
+constexpr int kThreads = 256;  // arena-knob: 64 128 256 512 1024
 
 __global__ void gemv_row_kernel(const __nv_bfloat16* A, const __nv_bfloat16* x, __nv_bfloat16* y, int64_t K) {
   __shared__ float red[kThreads];

@@ -7,7 +7,9 @@
 
 #include <math.h>
 
-constexpr int kThreads = 256;
+// Threads per block, a power of two (the shared-memory reduction halves it): a knob for
+// `arena run --agent autotune` (every candidate is correct).
+constexpr int kThreads = 256;  // arena-knob: 64 128 256 512 1024
 
 __global__ void quant_row_kernel(const __nv_bfloat16* x, __nv_fp8_e4m3* q, float* scales, int64_t hidden) {
   __shared__ float red[kThreads];

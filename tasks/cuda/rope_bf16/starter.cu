@@ -7,6 +7,9 @@
 
 #include <math.h>
 
+// Threads per block: a knob for `arena run --agent autotune` (every candidate is correct).
+constexpr int kThreads = 256;  // arena-knob: 64 128 256 512 1024
+
 __global__ void rope_naive_kernel(const __nv_bfloat16* x, const int32_t* positions, __nv_bfloat16* out, int64_t tokens,
                                   int64_t heads, int64_t head_dim) {
   const int64_t half = head_dim / 2;
@@ -31,8 +34,7 @@ __global__ void rope_naive_kernel(const __nv_bfloat16* x, const int32_t* positio
 extern "C" void rope_bf16(const __nv_bfloat16* x, const int32_t* positions, __nv_bfloat16* out, int64_t tokens,
                           int64_t heads, int64_t head_dim, cudaStream_t stream) {
   if (tokens <= 0 || heads <= 0 || head_dim <= 0) return;
-  const int threads = 256;
-  int64_t blocks = (tokens * heads * (head_dim / 2) + threads - 1) / threads;
+  int64_t blocks = (tokens * heads * (head_dim / 2) + kThreads - 1) / kThreads;
   if (blocks > 65535 * 16) blocks = 65535 * 16;  // the grid-stride loop covers the rest
-  rope_naive_kernel<<<static_cast<unsigned>(blocks), threads, 0, stream>>>(x, positions, out, tokens, heads, head_dim);
+  rope_naive_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(x, positions, out, tokens, heads, head_dim);
 }

@@ -6,6 +6,9 @@
 
 #include <math.h>
 
+// Threads per block: a knob for `arena run --agent autotune` (every candidate is correct).
+constexpr int kThreads = 256;  // arena-knob: 64 128 256 512 1024
+
 __global__ void silu_mul_kernel(const __nv_bfloat16* gate, const __nv_bfloat16* up, __nv_bfloat16* out, int64_t n) {
   const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
@@ -18,7 +21,6 @@ extern "C" void silu_mul_bf16(const __nv_bfloat16* gate, const __nv_bfloat16* up
                               int64_t cols, cudaStream_t stream) {
   if (rows <= 0 || cols <= 0) return;
   const int64_t n = rows * cols;
-  const int threads = 256;
-  const int64_t blocks = (n + threads - 1) / threads;  // <= 2^22 for rows * cols <= 2^30: fits gridDim.x
-  silu_mul_kernel<<<static_cast<unsigned>(blocks), threads, 0, stream>>>(gate, up, out, n);
+  const int64_t blocks = (n + kThreads - 1) / kThreads;  // <= 2^24 for rows * cols <= 2^30: fits gridDim.x
+  silu_mul_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(gate, up, out, n);
 }

@@ -6,7 +6,9 @@
 
 #include <math.h>
 
-constexpr int kThreads = 256;
+// Threads per block, a power of two (the shared-memory reduction halves it): a knob for
+// `arena run --agent autotune` (every candidate is correct).
+constexpr int kThreads = 256;  // arena-knob: 64 128 256 512 1024
 
 __global__ void softmax_row_kernel(const float* x, float* y, int64_t cols) {
   __shared__ float red[kThreads];

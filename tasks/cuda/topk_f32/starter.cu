@@ -9,7 +9,8 @@
 
 #include <stdint.h>
 
-constexpr int kThreads = 128;
+// Threads (rows) per block: a knob for `arena run --agent autotune` (every candidate is correct).
+constexpr int kThreads = 128;  // arena-knob: 32 64 128 256 512
 
 // Moves (v, id) down from slot i of the n-slot min-heap hv / hi until both children are larger.
 __device__ void sift_down(float* hv, int32_t* hi, int64_t n, int64_t i, float v, int32_t id) {
