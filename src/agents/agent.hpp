@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "agents/agent_sandbox.hpp"
 #include "arena/tool_protocol.hpp"
 
 namespace arena {
@@ -28,6 +29,7 @@ struct AgentContext {
   // One round, in-process (what arena-tool eval does through the socket).
   std::function<tool::Reply(const std::string& file, const std::string& source)> submit;
   std::function<bool()> interrupted;  // the user asked arena run to stop
+  SandboxRequest sandbox;             // external agents: their sandbox (built-in ones have none)
 };
 
 struct AgentOutcome {
@@ -37,6 +39,8 @@ struct AgentOutcome {
   bool interrupted = false;
   std::string infra_error;         // the harness could not run the agent (binary missing...)
   nlohmann::json usage = nullptr;  // tokens and cost, where the agent reports them
+  std::string sandbox = "none";    // what the agent ran in: bwrap | none (built-in agents: none)
+  bool agent_gpu = false;          // the GPU device nodes were visible to the agent
 };
 
 class Agent {

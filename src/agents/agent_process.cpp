@@ -88,7 +88,9 @@ AgentExit run_agent_process(const AgentCommand& cmd) {
   pid_t pid = fork();
   if (pid < 0) throw InternalError(std::string("fork: ") + strerror(errno));
   if (pid == 0) {
-    setpgid(0, 0);
+    // A session of its own, hence a process group of its own and no controlling terminal: an
+    // agent cannot push input into the terminal arena runs in (TIOCSTI).
+    setsid();
     int in = cmd.stdin_text ? in_pipe[0] : open("/dev/null", O_RDONLY);
     dup2(in, 0);
     dup2(log, 1);
@@ -105,9 +107,10 @@ AgentExit run_agent_process(const AgentCommand& cmd) {
     (void)!write(exec_pipe[1], &e, sizeof e);
     _exit(127);
   }
-  setpgid(pid, pid);
   close(exec_pipe[1]);
   close(log);
+  // Once exec succeeded (the pipe closed) or failed, the child has made its session: the group
+  // exists before anything is sent to it.
   int exec_errno = 0;
   ssize_t got;
   while ((got = read(exec_pipe[0], &exec_errno, sizeof exec_errno)) < 0 && errno == EINTR) {

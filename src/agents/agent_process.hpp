@@ -1,7 +1,8 @@
-// An external agent's process: started in a process group of its own, with its environment, its
-// working directory and its output in a log; at the time limit (or when the user interrupts) the
-// whole group gets SIGTERM, then SIGKILL after a grace period, and nothing of it survives. After
-// a normal exit, whatever the agent left running in its group is ended the same way.
+// An external agent's process: started in a session (and process group) of its own, without a
+// controlling terminal, with its environment, its working directory and its output in a log; at
+// the time limit (or when the user interrupts) the whole group gets SIGTERM, then SIGKILL after a
+// grace period, and nothing of it survives. After a normal exit, whatever the agent left running
+// in its group is ended the same way.
 #pragma once
 
 #include <filesystem>

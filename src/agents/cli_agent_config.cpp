@@ -84,6 +84,19 @@ CliAgentConfig load_cli_agent_config(const std::filesystem::path& file) {
           }
         c.usage[figure] = r;
       }
+    if (const YAML::Node sb = y["sandbox"]) {
+      if (!sb.IsMap())
+        throw InputError(where + ": field 'sandbox' is a mapping (ro_binds, rw_binds)");
+      for (const auto& kv : sb) {
+        std::string key = kv.first.as<std::string>();
+        if (key != "ro_binds" && key != "rw_binds")
+          throw InputError(where + ": field 'sandbox." + key + "': unknown (ro_binds, rw_binds)");
+      }
+      if (sb["ro_binds"])
+        c.sandbox_ro_binds = string_list(sb["ro_binds"], where + ": field 'sandbox.ro_binds'");
+      if (sb["rw_binds"])
+        c.sandbox_rw_binds = string_list(sb["rw_binds"], where + ": field 'sandbox.rw_binds'");
+    }
   } catch (const YAML::Exception& e) {
     throw InputError(where + ": " + e.what());
   }

@@ -31,6 +31,11 @@ struct CliAgentConfig {
   std::map<std::string, std::string> env;  // set for the agent (templates allowed)
   std::map<std::string, UsageRule>
       usage;  // figure name (input_tokens, output_tokens, cost_usd...) -> rule
+  // What the agent needs of the machine beyond its workspace inside the bubblewrap sandbox (its
+  // credentials, its installation): paths (templates and a leading ~ allowed) bound read-only or
+  // writable at the same place. Missing ones are skipped, with a note in agent.log.
+  std::vector<std::string> sandbox_ro_binds;
+  std::vector<std::string> sandbox_rw_binds;
 };
 
 // Loads and checks a config; throws InputError naming the file and field.

@@ -10,6 +10,7 @@
 #include "arena/workspace.hpp"
 #include "core/error.hpp"
 #include "core/signature.hpp"
+#include "core/task_catalog.hpp"
 #include "core/subprocess.hpp"
 #include "judge/judge.hpp"
 #include "judge/random.hpp"
@@ -41,6 +42,18 @@ void judge_final(EpisodeResult& r, const Task& task, const std::string& source,
     r.outcome = "infra_error";
     r.infra_error = "final judging: " + v.internal_error;
   }
+}
+
+// The run's sandbox for the agent: what it must never see is the tasks directory (references,
+// held-out rules) and the runs directory (other episodes, this episode's records).
+SandboxRequest sandbox_request(const RunConfig& c, const EpisodePaths& paths) {
+  SandboxRequest q;
+  q.mode = c.sandbox;
+  q.gpu = c.agent_gpu;
+  q.network = c.agent_network != "none";
+  std::filesystem::path run_dir = std::filesystem::absolute(paths.dir).parent_path().parent_path();
+  q.hidden = {std::filesystem::absolute(tasks_root(c.tasks_dir)), run_dir.parent_path()};
+  return q;
 }
 
 }  // namespace
@@ -118,6 +131,7 @@ std::optional<EpisodeResult> run_episode(const Task& task, int repeat, const Epi
       return rounds.eval(file, source);
     };
     ctx.interrupted = s.interrupted;
+    ctx.sandbox = sandbox_request(*s.config, paths);
     AgentOutcome out = s.agent->run(ctx);
     server.stop();
     if (out.interrupted || (s.interrupted && s.interrupted())) return std::nullopt;
@@ -129,6 +143,8 @@ std::optional<EpisodeResult> run_episode(const Task& task, int repeat, const Epi
     r.agent_signal = out.signal;
     r.time_limit_hit = out.time_limit_hit;
     r.usage = out.usage;
+    r.sandbox = out.sandbox;
+    r.agent_gpu = out.agent_gpu;
     if (!out.infra_error.empty()) {
       r.outcome = "infra_error";
       r.infra_error = out.infra_error;

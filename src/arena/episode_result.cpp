@@ -71,6 +71,8 @@ nlohmann::json episode_to_json(const EpisodeResult& r) {
             {"time_limit_hit", r.time_limit_hit}}},
           {"seconds", r.seconds},
           {"usage", r.usage},
+          {"sandbox", r.sandbox},
+          {"agent_gpu", r.agent_gpu},
           {"rounds",
            {{"limit", r.rounds_limit},
             {"used", r.rounds_used},
@@ -109,6 +111,8 @@ EpisodeResult episode_from_json(const nlohmann::json& j) {
   r.time_limit_hit = a.value("time_limit_hit", false);
   r.seconds = j.value("seconds", 0.0);
   r.usage = j.value("usage", nlohmann::json(nullptr));
+  r.sandbox = j.value("sandbox", "none");
+  r.agent_gpu = j.value("agent_gpu", false);
   const auto& rd = j.at("rounds");
   r.rounds_limit = rd.at("limit");
   r.rounds_used = rd.at("used");

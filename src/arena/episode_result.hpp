@@ -26,6 +26,8 @@ struct EpisodeResult {
   bool time_limit_hit = false;
   double seconds = 0;
   nlohmann::json usage = nullptr;
+  std::string sandbox = "none";  // what the agent ran in: bwrap | none (built-in agents: none)
+  bool agent_gpu = false;        // the GPU device nodes were visible to the agent
 
   int rounds_limit = 0, rounds_used = 0, rounds_refused = 0;
   std::optional<int> first_correct_round, best_round;

@@ -37,7 +37,10 @@ void write_results(const std::filesystem::path& file, const RunConfig& c,
                         {"repeats", c.repeats},
                         {"time_limit_s", c.time_limit_s},
                         {"final", c.final_mode},
-                        {"max_time_s", c.max_time_s}}},
+                        {"max_time_s", c.max_time_s},
+                        {"sandbox", c.sandbox},
+                        {"agent_gpu", c.agent_gpu},
+                        {"agent_network", c.agent_network}}},
                       {"summary", run_summary_to_json(summarize_run(episodes))},
                       {"episodes", eps}};
   write_file_atomic(file, j.dump(2) + "\n");

@@ -16,8 +16,6 @@ void write_run_config(const RunConfig& c, const std::filesystem::path& file) {
   y << YAML::Key << "agent" << YAML::Value << c.agent;
   y << YAML::Key << "model" << YAML::Value << c.model;
   y << YAML::Key << "from" << YAML::Value << c.from;
-  y << YAML::Key << "endpoint" << YAML::Value << c.endpoint;
-  y << YAML::Key << "api_key_env" << YAML::Value << c.api_key_env;
   y << YAML::Key << "agents_dir" << YAML::Value << c.agents_dir;
   y << YAML::Key << "suite" << YAML::Value << c.suite;
   y << YAML::Key << "tasks" << YAML::Value << YAML::Flow << c.tasks;
@@ -28,6 +26,9 @@ void write_run_config(const RunConfig& c, const std::filesystem::path& file) {
   y << YAML::Key << "final" << YAML::Value << c.final_mode;
   y << YAML::Key << "max_time_s" << YAML::Value << c.max_time_s;
   y << YAML::Key << "prompt_template" << YAML::Value << c.prompt_template;
+  y << YAML::Key << "sandbox" << YAML::Value << c.sandbox;
+  y << YAML::Key << "agent_gpu" << YAML::Value << c.agent_gpu;
+  y << YAML::Key << "agent_network" << YAML::Value << c.agent_network;
   y << YAML::EndMap;
   write_file_atomic(file, std::string(y.c_str()) + "\n");
 }
@@ -48,13 +49,15 @@ RunConfig read_run_config(const std::filesystem::path& file) {
     str("agent", c.agent);
     str("model", c.model);
     str("from", c.from);
-    str("endpoint", c.endpoint);
-    str("api_key_env", c.api_key_env);
     str("agents_dir", c.agents_dir);
     str("suite", c.suite);
     str("tasks_dir", c.tasks_dir);
     str("final", c.final_mode);
     str("prompt_template", c.prompt_template);
+    str("sandbox", c.sandbox);
+    str("agent_network", c.agent_network);
+    field = "agent_gpu";
+    if (y["agent_gpu"]) c.agent_gpu = y["agent_gpu"].as<bool>();
     field = "tasks";
     c.tasks = y["tasks"].as<std::vector<std::string>>();
     field = "num_iterations";
