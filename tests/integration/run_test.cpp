@@ -8,21 +8,17 @@
 #include <fstream>
 #include <set>
 
-#include "arena_cli.hpp"
 #include "core/sha256.hpp"
+#include "run_fixture.hpp"
 
 namespace arena {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::agent_config;
+using testing::read_json;
 using testing::run_arena;
 using testing::source_path;
-using testing::TaskCopy;
-
-nlohmann::json read_json(const fs::path& p) {
-  std::ifstream in(p);
-  return nlohmann::json::parse(in);
-}
 
 int count_lines(const fs::path& p) {
   std::ifstream in(p);
@@ -32,44 +28,7 @@ int count_lines(const fs::path& p) {
   return n;
 }
 
-std::string agent_config(const std::string& name) {
-  return std::string(ARENA_TEST_DATA) + "/agents/" + name + ".yaml";
-}
-
-// A runs directory of its own and a vector_add task whose held-out shapes stay small, so a final
-// judging takes seconds.
-class RunTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    static int counter = 0;
-    base_ = fs::temp_directory_path() /
-            ("arena-run-test-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
-    fs::remove_all(base_);
-    runs_ = base_ / "runs";
-    task_.edit_yaml("  count: 8\n", "  count: 2\n");  // two drawn held-out shapes: a quick final judging
-  }
-  void TearDown() override { fs::remove_all(base_); }
-
-  testing::ArenaRun run(std::vector<std::string> extra, double timeout_s = 300) {
-    std::vector<std::string> args = {
-        "-q",         "--tasks-dir",  task_.root(), "run", "--task", "cpu/vector_add_f32",
-        "--runs-dir", runs_.string(), "--max-time", "0.1"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    return run_arena(args, false, timeout_s);
-  }
-  // The one run directory made so far.
-  fs::path run_dir() const {
-    for (const auto& e : fs::directory_iterator(runs_)) return e.path();
-    return {};
-  }
-  fs::path episode(int repeat = 1) const {
-    return run_dir() / "episodes" / ("cpu-vector_add_f32-r" + std::to_string(repeat));
-  }
-
-  fs::path base_;  // everything of the test
-  fs::path runs_;  // the runs directory: only run directories in it
-  TaskCopy task_;
-};
+class RunTest : public testing::RunFixture {};
 
 TEST_F(RunTest, ReferenceAgentWritesTheRunDirectory) {
   auto r = run({"--agent", "reference", "--num-iterations", "3"});
@@ -185,20 +144,20 @@ TEST_F(RunTest, FakeExternalAgentRunsThroughTheAdapterAndRoundNPlusOneIsRefused)
   EXPECT_EQ(e["final"]["correct_heldout"], true);
 }
 
+// Without a sandbox: the plain process-group kill (agent_sandbox_test.cpp has it in bwrap).
 TEST_F(RunTest, TimeLimitKillsTheAgentsWholeProcessGroup) {
-  auto r =
-      run({"--agent", agent_config("sleeper_agent"), "--num-iterations", "1", "--time-limit", "1"},
-          120);
+  auto r = run({"--agent", agent_config("sleeper_agent"), "--num-iterations", "1", "--time-limit",
+                "1", "--sandbox", "none"},
+               120);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   fs::path ep = episode();
   auto e = read_json(ep / "episode.json");
   EXPECT_EQ(e["agent_exit"]["time_limit_hit"], true);
   EXPECT_EQ(e["rounds"]["used"], 0);
   ASSERT_TRUE(fs::exists(ep / "workspace" / "child.pid")) << read_file(ep / "agent.log");
-  int child = std::stoi(read_file(ep / "workspace" / "child.pid"));
   // The `sleep 1000` ignored SIGTERM and outlived its parent's kill: nothing of it is left.
-  EXPECT_FALSE(fs::exists("/proc/" + std::to_string(child)))
-      << "sleep child " << child << " survived";
+  EXPECT_EQ(testing::processes_in(ep / "workspace"), std::vector<int>{})
+      << "processes started in the workspace survived";
 }
 
 TEST_F(RunTest, MissingAgentBinaryIsAnInfraErrorCountedInTheDenominators) {
