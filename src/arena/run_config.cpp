@@ -16,6 +16,8 @@ void write_run_config(const RunConfig& c, const std::filesystem::path& file) {
   y << YAML::Key << "agent" << YAML::Value << c.agent;
   y << YAML::Key << "model" << YAML::Value << c.model;
   y << YAML::Key << "from" << YAML::Value << c.from;
+  y << YAML::Key << "endpoint" << YAML::Value << c.endpoint;
+  y << YAML::Key << "api_key_env" << YAML::Value << c.api_key_env;
   y << YAML::Key << "agents_dir" << YAML::Value << c.agents_dir;
   y << YAML::Key << "suite" << YAML::Value << c.suite;
   y << YAML::Key << "tasks" << YAML::Value << YAML::Flow << c.tasks;
@@ -49,6 +51,8 @@ RunConfig read_run_config(const std::filesystem::path& file) {
     str("agent", c.agent);
     str("model", c.model);
     str("from", c.from);
+    str("endpoint", c.endpoint);
+    str("api_key_env", c.api_key_env);
     str("agents_dir", c.agents_dir);
     str("suite", c.suite);
     str("tasks_dir", c.tasks_dir);

@@ -8,11 +8,13 @@
 namespace arena {
 
 struct RunConfig {
-  std::string run_id;   // the run directory's name
-  std::string created;  // UTC, ISO 8601
-  std::string agent;    // reference | replay | a config name or .yaml path
-  std::string model;    // external agents: --model
-  std::string from;     // replay: --from
+  std::string run_id;       // the run directory's name
+  std::string created;      // UTC, ISO 8601
+  std::string agent;        // reference | replay | llm | a config name or .yaml path
+  std::string model;        // external agents, llm: --model
+  std::string from;         // replay: --from
+  std::string endpoint;     // llm: --endpoint
+  std::string api_key_env;  // llm: --api-key-env, the variable's name (never the key)
   std::string agents_dir;
   std::string suite;               // when the tasks came from a suite
   std::vector<std::string> tasks;  // task ids

@@ -49,7 +49,7 @@ RunConfig resolve_config(RunOptions& o, const GlobalOptions& global) {
   }
   RunConfig c = o.config;
   if (c.agent.empty())
-    throw InputError("--agent is required (reference, replay, or an agent config in agents/)");
+    throw InputError("--agent is required (reference, replay, llm, or an agent config in agents/)");
   if (o.tasks.empty() == c.suite.empty())
     throw InputError("give --task (repeatable) or --suite, one of them");
   c.tasks_dir = global.tasks_dir;
@@ -67,6 +67,7 @@ RunConfig resolve_config(RunOptions& o, const GlobalOptions& global) {
   if (!c.prompt_template.empty())
     c.prompt_template = std::filesystem::absolute(c.prompt_template).string();
   if (c.agent.ends_with(".yaml")) c.agent = std::filesystem::absolute(c.agent).string();
+  if (c.agent == "llm" && c.api_key_env.empty()) c.api_key_env = "OPENAI_API_KEY";
   c.run_id = new_run_id(c.agent);
   c.created = utc_now_iso();
   return c;
@@ -96,7 +97,12 @@ int run_run(RunOptions& o, const GlobalOptions& global) {
   render_prompt(templ, prompt_variables(load_task(resolve_task(c.tasks.front(), root)), c),
                 templ_file.string());
 
-  auto agent = make_agent({c.agent, c.model, c.from, c.agents_dir});
+  auto agent = make_agent({.name = c.agent,
+                           .model = c.model,
+                           .from = c.from,
+                           .agents_dir = c.agents_dir,
+                           .endpoint = c.endpoint,
+                           .api_key_env = c.api_key_env});
 
   struct sigaction sa {};
   sa.sa_handler = on_interrupt;
@@ -145,7 +151,8 @@ Runner add_run_command(CLI::App& app, const GlobalOptions& global) {
       "Run an agent on tasks: episodes under a budget of rounds, recorded in a run directory");
   cmd->add_option(
       "--agent", o->config.agent,
-      "reference, replay, or an external agent: a config in agents/ (claude-code...) or a .yaml");
+      "reference, replay, llm (an OpenAI-compatible endpoint), or an external agent: a config in "
+      "agents/ (claude-code...) or a .yaml");
   cmd->add_option("-t,--task", o->tasks, "A task (repeatable)");
   cmd->add_option("--suite", o->config.suite, "Every task of a suite (tasks/suites.yaml)");
   cmd->add_option("--num-iterations", o->config.num_iterations,
@@ -169,9 +176,15 @@ Runner add_run_command(CLI::App& app, const GlobalOptions& global) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_option("--model", o->config.model,
-                  "The model an external agent uses (its config's model_args)");
+                  "The model an external agent uses (its config's model_args), or llm's");
   cmd->add_option("--from", o->config.from,
                   "replay: a folder of solution files, an episode directory or a run directory");
+  cmd->add_option("--endpoint", o->config.endpoint,
+                  "llm: an OpenAI-compatible API base (http://127.0.0.1:8000/v1); the agent POSTs "
+                  "to ENDPOINT/chat/completions");
+  cmd->add_option("--api-key-env", o->config.api_key_env,
+                  "llm: the environment variable holding the API key (default OPENAI_API_KEY); "
+                  "the key is never written to the run directory");
   cmd->add_option("--agents-dir", o->config.agents_dir,
                   "Where agent configs and prompt.md are (default: $ARENA_AGENTS_DIR or agents/)");
   cmd->add_option("--prompt", o->config.prompt_template,
