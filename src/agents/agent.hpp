@@ -26,6 +26,7 @@ struct AgentContext {
   std::string tool_socket;             // $ARENA_TOOL_SOCKET
   int rounds = 10;
   double time_limit_s = 3600;
+  std::string final_mode = "last";  // which round is judged at the end: last | best (--final)
   // One round, in-process (what arena-tool eval does through the socket).
   std::function<tool::Reply(const std::string& file, const std::string& source)> submit;
   std::function<bool()> interrupted;  // the user asked arena run to stop

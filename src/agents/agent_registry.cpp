@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "agents/autotune_agent.hpp"
 #include "agents/cli_agent.hpp"
 #include "agents/llm_agent.hpp"
 #include "agents/reference_agent.hpp"
@@ -17,6 +18,7 @@ std::unique_ptr<Agent> make_agent(const AgentOptions& o) {
   if (o.name != "llm" && (!o.endpoint.empty() || !o.api_key_env.empty()))
     throw InputError("--endpoint and --api-key-env go with --agent llm only");
   if (o.name == "reference") return std::make_unique<ReferenceAgent>();
+  if (o.name == "autotune") return std::make_unique<AutotuneAgent>();
   if (o.name == "replay") {
     if (o.from.empty())
       throw InputError("--agent replay needs --from DIR (solution files, an episode or a run)");
@@ -28,7 +30,7 @@ std::unique_ptr<Agent> make_agent(const AgentOptions& o) {
   std::filesystem::path file =
       o.name.ends_with(".yaml") ? std::filesystem::path(o.name) : root / (o.name + ".yaml");
   if (!std::filesystem::is_regular_file(file)) {
-    const std::vector<std::string> built_in = {"reference", "replay", "llm"};
+    const std::vector<std::string> built_in = {"reference", "replay", "autotune", "llm"};
     std::vector<std::string> names = built_in;
     if (std::filesystem::is_directory(root))
       for (const auto& e : std::filesystem::directory_iterator(root))

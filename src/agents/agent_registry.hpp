@@ -1,5 +1,5 @@
-// Agents by name: the built-in `reference`, `replay` and `llm`, else an external CLI agent whose
-// config is agents/<name>.yaml (or a path to a .yaml file).
+// Agents by name: the built-in `reference`, `replay`, `autotune` and `llm`, else an external CLI
+// agent whose config is agents/<name>.yaml (or a path to a .yaml file).
 #pragma once
 
 #include <memory>

@@ -127,6 +127,7 @@ std::optional<EpisodeResult> run_episode(const Task& task, int repeat, const Epi
     ctx.tool_socket = server.socket_path();
     ctx.rounds = s.config->num_iterations;
     ctx.time_limit_s = s.config->time_limit_s;
+    ctx.final_mode = s.config->final_mode;
     ctx.submit = [&rounds](const std::string& file, const std::string& source) {
       return rounds.eval(file, source);
     };

@@ -49,7 +49,8 @@ RunConfig resolve_config(RunOptions& o, const GlobalOptions& global) {
   }
   RunConfig c = o.config;
   if (c.agent.empty())
-    throw InputError("--agent is required (reference, replay, llm, or an agent config in agents/)");
+    throw InputError(
+        "--agent is required (reference, replay, autotune, llm, or an agent config in agents/)");
   if (o.tasks.empty() == c.suite.empty())
     throw InputError("give --task (repeatable) or --suite, one of them");
   c.tasks_dir = global.tasks_dir;
@@ -151,7 +152,8 @@ Runner add_run_command(CLI::App& app, const GlobalOptions& global) {
       "Run an agent on tasks: episodes under a budget of rounds, recorded in a run directory");
   cmd->add_option(
       "--agent", o->config.agent,
-      "reference, replay, llm (an OpenAI-compatible endpoint), or an external agent: a config in "
+      "reference, replay, autotune (searches the starter's knobs), llm (an OpenAI-compatible "
+      "endpoint), or an external agent: a config in "
       "agents/ (claude-code...) or a .yaml");
   cmd->add_option("-t,--task", o->tasks, "A task (repeatable)");
   cmd->add_option("--suite", o->config.suite, "Every task of a suite (tasks/suites.yaml)");
