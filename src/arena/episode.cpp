@@ -3,7 +3,7 @@
 #include <fstream>
 
 #include "arena/hardware_sheet.hpp"
-#include "arena/judged_shapes.hpp"
+#include "judge/shape_selection.hpp"
 #include "arena/prompt.hpp"
 #include "arena/rounds.hpp"
 #include "arena/tool_server.hpp"
@@ -33,7 +33,7 @@ void judge_final(EpisodeResult& r, const Task& task, const std::string& source,
                  const std::string& name, const EpisodePaths& paths, const EpisodeSetup& s) {
   JudgeOptions jo;
   jo.seed = secret_seed();  // fresh, never seen by the agent; recorded once the judging is done
-  jo.shapes = visible_and_heldout_shapes(task, jo.seed);
+  jo.shapes = select_shapes(task, "all", jo.seed);
   jo.stopping.max_seconds = s.config->max_time_s;
   Verdict v = judge_solution(task, *s.backend, name, source, jo);
   write_file_atomic(paths.final_verdict, verdict_to_json(v).dump(2) + "\n");

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "arena/judged_shapes.hpp"
+#include "judge/shape_selection.hpp"
 #include "core/error.hpp"
 #include "core/subprocess.hpp"
 #include "judge/judge.hpp"
@@ -54,8 +54,8 @@ tool::Reply Rounds::eval(const std::string& file, const std::string& source) {
   try {
     write_file_atomic(snapshot, source);
     JudgeOptions jo;
-    jo.shapes = visible_shapes(*setup_.task);
     jo.seed = secret_seed();
+    jo.shapes = select_shapes(*setup_.task, "visible", jo.seed);
     jo.stopping.max_seconds = setup_.max_time_s;
     v = judge_solution(*setup_.task, *setup_.backend, file, source, jo);
   } catch (const std::exception& e) {

@@ -9,33 +9,12 @@
 #include "core/subprocess.hpp"
 #include "core/task_catalog.hpp"
 #include "core/task_loader.hpp"
-#include "judge/heldout_generator.hpp"
 #include "judge/judge.hpp"
 #include "judge/random.hpp"
+#include "judge/shape_selection.hpp"
 
 namespace arena::cli {
 namespace {
-
-// Visible shapes as declared; held-out ones drawn by the generator from the task's rules and
-// the eval's seed (secret unless --seed), so a verdict's seed reproduces them.
-std::vector<JudgedShape> pick_shapes(const Task& task, const std::string& which, uint64_t seed) {
-  std::vector<JudgedShape> out;
-  if (which == "visible" || which == "all")
-    for (const auto& s : task.visible) out.push_back({s, "visible", ""});
-  if (which == "heldout" || which == "all") {
-    auto drawn = generate_heldout(task, seed);
-    if (drawn.empty())
-      throw InputError(task.file.string() + ": field 'heldout': the rules give no held-out shape (declare 'shapes' or "
-                       "'categories' with a 'count')");
-    for (const auto& h : drawn) out.push_back({h.shape, "heldout", h.category});
-  }
-  for (const auto& js : out) {
-    auto problems = task.shape_problems(js.shape);
-    if (!problems.empty())
-      throw InputError(task.file.string() + ": " + js.set + " shape " + js.shape.label() + " is not legal: " + problems[0]);
-  }
-  return out;
-}
 
 // "M=8192 N=8192 K=8192" (or comma-separated): every param of the task, once.
 Shape parse_shape_arg(const Task& task, const std::string& text) {
@@ -134,7 +113,7 @@ Verdict judge_eval(const EvalOptions& o, const GlobalOptions& global) {
   jo.seed_was_given = !o.seed.empty();
   jo.seed = jo.seed_was_given ? parse_seed(o.seed) : secret_seed();
   if (o.explicit_shapes.empty()) {
-    jo.shapes = pick_shapes(task, o.shapes, jo.seed);
+    jo.shapes = select_shapes(task, o.shapes, jo.seed);
   } else {
     for (const auto& text : o.explicit_shapes) {
       Shape s = parse_shape_arg(task, text);
