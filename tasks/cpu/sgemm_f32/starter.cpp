@@ -3,12 +3,12 @@
 // sgemm_f32 starter: C = A * B with the textbook i-j-k loops, one fp32 accumulator per output
 // element summed over k in order, single-threaded. Correct for every shape; make it faster.
 //
-// Knobs (for `arena run --agent autotune`): each step of k may update a block of ROW_BLOCK x
-// COL_BLOCK elements of C, one accumulator each, so that an element of A and a row of B are
-// loaded once for the block. Every element is still summed over k in the same order; the
-// default 1 x 1 is the plain loop.
-#define ROW_BLOCK 1  // arena-knob: 1 2 4
+// Knobs (for `arena run --agent autotune`, which tries them in this order): each step of k may
+// update a block of ROW_BLOCK x COL_BLOCK elements of C, one accumulator each, so that an element
+// of A and a row of B are loaded once for the block. Every element is still summed over k in the
+// same order; the default 1 x 1 is the plain loop.
 #define COL_BLOCK 1  // arena-knob: 1 4 8 16 32
+#define ROW_BLOCK 1  // arena-knob: 1 2 4
 
 // C[i0 .. i0 + R, j0 .. j0 + Cn) = A[i0 .. i0 + R, :] * B[:, j0 .. j0 + Cn).
 template <int R, int Cn>
