@@ -203,9 +203,15 @@ std::byte* RunnerClient::map_region(size_t bytes) {
     q.op = protocol::Op::kMap;
     q.region_bytes = bytes;
     protocol::Reply r;
-    if (send(socket_, &q, sizeof q, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof q) ||
-        recv(socket_, &r, sizeof r, 0) != static_cast<ssize_t>(sizeof r) || r.status != protocol::Status::kOk)
-      throw InternalError("the runner failed to map the buffer region: " + output_tail());
+    const bool replied = send(socket_, &q, sizeof q, MSG_NOSIGNAL) == static_cast<ssize_t>(sizeof q) &&
+                         recv(socket_, &r, sizeof r, 0) == static_cast<ssize_t>(sizeof r);
+    if (!replied || r.status != protocol::Status::kOk) {
+      // Its own words when it answered; else how it ended, and what it printed.
+      std::string why = replied ? std::string(r.message, strnlen(r.message, sizeof r.message))
+                                : died(0).message;
+      throw InternalError("the runner failed to map the buffer region of " + std::to_string(bytes) +
+                          " bytes: " + (why.empty() ? output_tail() : why));
+    }
   }
   return region_;
 }
