@@ -478,11 +478,20 @@ class Judge {
       }
     }
     // The runner's clock is in the solution's process: cross-check it with the CPU time the
-    // kernel charged to that process.
-    double cpu_ns = summarize(r.candidate.cpu_ns).median;
-    TimerCheck tc = check_reported_time(tm.candidate.median, cpu_ns, r.candidate_threads,
-                                        static_cast<int>(std::thread::hardware_concurrency()), tm.host_median_ns);
+    // kernel charged to that process. The judge's clock around each request, less the time the
+    // runner and the judge waited for a core, says whether threads ran side by side.
+    std::vector<double> host_running = r.candidate.host_ns;
+    for (size_t i = 0; i < host_running.size() && i < r.candidate.sched_wait_ns.size(); ++i)
+      if (r.candidate.sched_wait_ns[i] > 0)
+        host_running[i] = std::max(0.0, host_running[i] - r.candidate.sched_wait_ns[i]);
+    TimerCheck tc = check_reported_times(r.candidate.runner_ns, r.candidate.cpu_ns,
+                                         host_running, r.candidate_threads,
+                                         static_cast<int>(std::thread::hardware_concurrency()));
     if (!tc.plausible) {
+      std::vector<double> known_cpu;
+      for (double c : r.candidate.cpu_ns)
+        if (c > 0) known_cpu.push_back(c);
+      double cpu_ns = summarize(known_cpu).median;
       v_.flags.push_back({"timer_mismatch", shape.label(),
                           "the runner reported a median of " + fmt_number(tm.candidate.median) +
                               " ns, but its process used " + fmt_number(cpu_ns) +

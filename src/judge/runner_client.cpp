@@ -32,6 +32,21 @@ constexpr int kChildRegionFd = 4;
   throw InternalError(what + ": " + std::strerror(errno));
 }
 
+// The time a thread spent runnable but waiting for a core, in ns (the second field of its
+// schedstat file); negative when the kernel does not say.
+double run_delay_ns(const std::string& schedstat) {
+  int fd = open(schedstat.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char buf[128];
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return -1;
+  buf[n] = '\0';
+  unsigned long long running = 0, waiting = 0;
+  if (std::sscanf(buf, "%llu %llu", &running, &waiting) != 2) return -1;
+  return static_cast<double>(waiting);
+}
+
 // Why the judge starts a runner without its seccomp profile; "" when it starts it with one.
 std::string sandbox_off_reason(const RunnerSpec& spec) {
   const char* env = std::getenv("ARENA_NO_SANDBOX");
@@ -81,7 +96,11 @@ RunnerClient::RunnerClient(const RunnerSpec& spec, double start_timeout_s) {
   std::vector<std::string> wrapper = spec.wrapper;
   sandbox_.why_off = sandbox_off_reason(spec);
   sandbox_asked_ = sandbox_.why_off.empty();
-  if (!sandbox_asked_) extra.push_back("--no-sandbox");
+  if (!sandbox_asked_)
+    extra.push_back(!spec.wrapper.empty() && spec.reads_confined_under_wrapper &&
+                            sandbox_off_reason(RunnerSpec{}).empty()
+                        ? "--reads-confined-only"
+                        : "--no-sandbox");
 
   pid_t pid = fork();
   if (pid < 0) sys_fail("fork");
@@ -269,10 +288,18 @@ CallOutcome RunnerClient::call(const std::vector<uint64_t>& offsets,
   q.scalar_count = static_cast<uint32_t>(scalars.size());
   for (size_t i = 0; i < offsets.size(); ++i) q.offsets[i] = offsets[i];
   for (size_t i = 0; i < scalars.size(); ++i) q.scalars[i] = scalars[i];
+  const std::string runner_sched = "/proc/" + std::to_string(pid_) + "/schedstat";
+  const double runner_wait_before = run_delay_ns(runner_sched);
+  const double own_wait_before = run_delay_ns("/proc/thread-self/schedstat");
   double cpu_before = cpu_time_ns();
   CallOutcome o = exchange(q, timeout_s);
   double cpu_after = o.kind == CallOutcome::Kind::kOk ? cpu_time_ns() : -1;
   if (cpu_before >= 0 && cpu_after >= 0) o.runner_cpu_ns = cpu_after - cpu_before;
+  if (o.kind == CallOutcome::Kind::kOk && runner_wait_before >= 0 && own_wait_before >= 0) {
+    double runner_wait = run_delay_ns(runner_sched), own_wait = run_delay_ns("/proc/thread-self/schedstat");
+    if (runner_wait >= 0 && own_wait >= 0)
+      o.sched_wait_ns = (runner_wait - runner_wait_before) + (own_wait - own_wait_before);
+  }
   // Read at once: a thread the call left running is there now (the judge's host_thread check).
   if (o.kind == CallOutcome::Kind::kOk) o.threads_after = thread_ids();
   return o;

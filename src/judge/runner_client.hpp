@@ -28,6 +28,8 @@ struct RunnerSpec {
   // inherits the descriptors the runner is given on its command line. wrapper[0] is a path.
   // A wrapped runner gets no seccomp profile (--no-sandbox): the tool's code runs inside it.
   std::vector<std::string> wrapper;
+  // ... but keeps its file reads confined (--reads-confined-only) where the tool allows it.
+  bool reads_confined_under_wrapper = false;
   double start_timeout_s = 0;  // until the runner is ready; 0 = the client's default
 };
 
@@ -41,6 +43,10 @@ struct CallOutcome {
   // CPU time the runner's process used during the request, all threads, as the kernel counts
   // it (the solution cannot fake it); negative when unknown.
   double runner_cpu_ns = -1;
+  // Of host_seconds, the time the runner's main thread and the judge's calling thread spent
+  // runnable but waiting for a core (the kernel's run_delay, /proc/.../schedstat): on a loaded
+  // machine the request and the reply wait for both to be scheduled. Negative when unknown.
+  double sched_wait_ns = -1;
   uint64_t all_work_ns = 0;  // ... and until all work on the device was done
   // kCall: the ids of the runner's threads right after the reply, from /proc (sorted).
   std::vector<int> threads_after = {};

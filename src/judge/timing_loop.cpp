@@ -11,7 +11,8 @@ namespace arena {
 void Samples::keep(const CallOutcome& o) {
   runner_ns.push_back(static_cast<double>(o.runner_ns));
   host_ns.push_back(o.host_seconds * 1e9);
-  if (o.runner_cpu_ns >= 0) cpu_ns.push_back(o.runner_cpu_ns);
+  cpu_ns.push_back(o.runner_cpu_ns);
+  sched_wait_ns.push_back(o.sched_wait_ns);
   all_work_ns.push_back(static_cast<double>(o.all_work_ns));
 }
 
@@ -67,6 +68,7 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
       o.all_work_ns /= graph;
       o.host_seconds /= graph;
       if (o.runner_cpu_ns >= 0) o.runner_cpu_ns /= graph;
+      if (o.sched_wait_ns >= 0) o.sched_wait_ns /= graph;
     }
     if (samples) samples->add(o, options.telemetry ? options.telemetry() : std::nullopt);
     return true;

@@ -50,5 +50,39 @@ TEST(TimerCheck, UnknownCpuTimeChecksNothing) {
   EXPECT_TRUE(check_reported_time(1, -1, 1, 2).plausible);
 }
 
+TEST(TimerCheck, EachCallIsCheckedWithItsOwnFigures) {
+  // Threads started and joined in each call, on two cores: where the other core was free they
+  // ran side by side (more CPU time than wall time), where it was busy one after another. Each
+  // call alone is plausible.
+  std::vector<double> reported = {1.0e6, 1.0e6, 2.0e6, 2.0e6, 1.0e6};
+  std::vector<double> cpu = {1.9e6, 1.9e6, 2.0e6, 2.0e6, 1.9e6};
+  std::vector<double> host = {1.05e6, 1.05e6, 2.1e6, 2.1e6, 1.05e6};
+  EXPECT_TRUE(check_reported_times(reported, cpu, host, 1, 2).plausible);
+}
+
+TEST(TimerCheck, MostCallsUnderReportedAreCaught) {
+  // A clock that reports a quarter of every call's time, on one thread of a 16-core machine.
+  std::vector<double> reported = {0.25e6, 0.25e6, 0.25e6, 1.0e6};
+  std::vector<double> cpu = {1e6, 1e6, 1e6, 1e6};
+  std::vector<double> host = {1.02e6, 1.02e6, 1.02e6, 1.02e6};
+  TimerCheck c = check_reported_times(reported, cpu, host, 1, 16);
+  EXPECT_FALSE(c.plausible);
+  EXPECT_DOUBLE_EQ(c.lower_bound_ns, 1e6);
+}
+
+TEST(TimerCheck, AFewOddCallsAreNoMismatch) {
+  // One call in three whose CPU time a preempted request inflated: not most of them.
+  std::vector<double> reported = {1e6, 1e6, 1e6};
+  std::vector<double> cpu = {1e6, 3e6, 1e6};
+  std::vector<double> host = {1.02e6, 1.1e6, 1.02e6};
+  EXPECT_TRUE(check_reported_times(reported, cpu, host, 1, 2).plausible);
+}
+
+TEST(TimerCheck, CallsOfUnknownCpuTimeAreLeftOut) {
+  EXPECT_TRUE(check_reported_times({1, 1}, {-1, -1}, {}, 1, 2).plausible);
+  // One known call, under-reported: that is all there is to go by.
+  EXPECT_FALSE(check_reported_times({0.1e6, 1}, {1e6, -1}, {1.02e6, 1}, 1, 2).plausible);
+}
+
 }  // namespace
 }  // namespace arena
