@@ -49,11 +49,14 @@ void add_final_verdict(EpisodeResult& r, const Verdict& v) {
   if (!r.speedup_voided) {
     r.speedup = v.geomean_speedup("visible");
     r.speedup_heldout = v.geomean_speedup("heldout");
+    r.speedup_uncertainty = v.geomean_speedup_uncertainty("visible");
   }
   FailureClass c = v.failure_class();
   r.failure_class = c == FailureClass::kNone ? "" : std::string(failure_class_name(c));
   r.score = aka_score(r.compiled, r.correct(), r.speedup);
-  r.outcome = r.correct() && r.speedup.value_or(0) > 1 ? "improved" : "no_gain";
+  // Improved only when faster beyond the measurement's noise: a 1.003x known to +-2 % is no gain.
+  const double lower = r.speedup.value_or(0) * (1 - r.speedup_uncertainty.value_or(0));
+  r.outcome = r.correct() && r.speedup.value_or(0) > 1 && lower > 1 ? "improved" : "no_gain";
 }
 
 nlohmann::json episode_to_json(const EpisodeResult& r) {
@@ -91,6 +94,7 @@ nlohmann::json episode_to_json(const EpisodeResult& r) {
             {"correct_heldout", opt(r.correct_heldout)},
             {"speedup", opt(r.speedup)},
             {"speedup_heldout", opt(r.speedup_heldout)},
+            {"speedup_uncertainty", opt(r.speedup_uncertainty)},
             {"speedup_voided", r.speedup_voided},
             {"failure_class",
              r.failure_class.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.failure_class)},
@@ -131,6 +135,7 @@ EpisodeResult episode_from_json(const nlohmann::json& j) {
   r.correct_heldout = get_opt<bool>(f, "correct_heldout");
   r.speedup = get_opt<double>(f, "speedup");
   r.speedup_heldout = get_opt<double>(f, "speedup_heldout");
+  r.speedup_uncertainty = get_opt<double>(f, "speedup_uncertainty");
   r.speedup_voided = f.value("speedup_voided", false);
   if (f.contains("failure_class") && f["failure_class"].is_string())
     r.failure_class = f["failure_class"];

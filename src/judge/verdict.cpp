@@ -67,6 +67,20 @@ std::optional<double> Verdict::geomean_speedup(const std::string& set) const {
   return std::exp(log_sum / n);
 }
 
+std::optional<double> Verdict::geomean_speedup_uncertainty(const std::string& set) const {
+  double sum_sq = 0;
+  int n = 0;
+  for (const auto& s : shapes) {
+    if (s.set != set || !s.correct || !s.timing || !s.timing->speedup) continue;
+    auto u = s.timing->speedup_uncertainty();
+    if (!u) return std::nullopt;
+    sum_sq += *u * *u;
+    ++n;
+  }
+  if (n == 0) return std::nullopt;
+  return std::sqrt(sum_sq) / n;
+}
+
 std::optional<Generalization> Verdict::generalization() const {
   Generalization g;
   bool any = false;

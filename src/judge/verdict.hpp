@@ -160,6 +160,8 @@ struct Verdict {
   std::optional<bool> correct_on(const std::string& set) const;
   // Geometric mean of the counted speedups of a set; nullopt when none was measured.
   std::optional<double> geomean_speedup(const std::string& set) const;
+  // How uncertain that geomean is, relative: sqrt(sum of the shapes' squared uncertainties) / n.
+  std::optional<double> geomean_speedup_uncertainty(const std::string& set) const;
   // The first failure, in shape order; kCompileError when it did not compile; kSanitizer when
   // every shape passed but the sanitizer run did not.
   FailureClass failure_class() const;

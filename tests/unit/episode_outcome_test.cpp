@@ -1,0 +1,73 @@
+// An episode's outcome from its final verdict: `improved` only when the speedup is above 1 beyond
+// the measurement's noise.
+#include <gtest/gtest.h>
+
+#include "arena/episode_result.hpp"
+
+namespace arena {
+namespace {
+
+// One correct shape of `set` whose candidate and baseline medians carry a 95 % CI of +-`ci`
+// (relative): a speedup of `speedup` known to about +-ci*sqrt(2).
+ShapeVerdict timed_shape(const std::string& set, double speedup, double ci) {
+  ShapeVerdict s;
+  s.set = set;
+  s.correct = true;
+  Timing t;
+  t.candidate.median = 1000;
+  t.candidate.ci_low = 1000 * (1 - ci);
+  t.candidate.ci_high = 1000 * (1 + ci);
+  SampleSummary b;
+  b.median = 1000 * speedup;
+  b.ci_low = b.median * (1 - ci);
+  b.ci_high = b.median * (1 + ci);
+  t.baseline = b;
+  t.speedup = speedup;
+  s.timing = t;
+  return s;
+}
+
+Verdict verdict(double speedup, double ci, int shapes = 1) {
+  Verdict v;
+  v.compile.ok = true;
+  for (int i = 0; i < shapes; ++i) v.shapes.push_back(timed_shape("visible", speedup, ci));
+  ShapeVerdict held;
+  held.set = "heldout";
+  held.correct = true;
+  v.shapes.push_back(held);
+  return v;
+}
+
+TEST(EpisodeOutcome, FasterBeyondTheNoiseIsImproved) {
+  EpisodeResult r;
+  add_final_verdict(r, verdict(1.5, 0.02));
+  EXPECT_EQ(r.outcome, "improved");
+  ASSERT_TRUE(r.speedup_uncertainty);
+  EXPECT_NEAR(*r.speedup_uncertainty, 0.02 * std::sqrt(2.0), 1e-9);
+}
+
+TEST(EpisodeOutcome, ASpeedupWithinTheNoiseIsNoGain) {
+  EpisodeResult r;
+  add_final_verdict(r, verdict(1.003, 0.02));
+  EXPECT_EQ(r.outcome, "no_gain");
+  EXPECT_DOUBLE_EQ(*r.speedup, 1.003);  // still reported as measured
+}
+
+TEST(EpisodeOutcome, MoreShapesNarrowTheGeomeansUncertainty) {
+  // 1.02x known to +-2.8 % on one shape is noise; the same on eight shapes (+-1 %) is not.
+  EpisodeResult one, eight;
+  add_final_verdict(one, verdict(1.02, 0.02, 1));
+  add_final_verdict(eight, verdict(1.02, 0.02, 8));
+  EXPECT_EQ(one.outcome, "no_gain");
+  EXPECT_EQ(eight.outcome, "improved");
+  EXPECT_NEAR(*eight.speedup_uncertainty, 0.02 * std::sqrt(2.0) / std::sqrt(8.0), 1e-9);
+}
+
+TEST(EpisodeOutcome, SlowerIsNoGain) {
+  EpisodeResult r;
+  add_final_verdict(r, verdict(0.8, 0.001));
+  EXPECT_EQ(r.outcome, "no_gain");
+}
+
+}  // namespace
+}  // namespace arena
