@@ -1,5 +1,6 @@
 #include "arena/episode.hpp"
 
+#include <algorithm>
 #include <fstream>
 
 #include "arena/hardware_sheet.hpp"
@@ -19,12 +20,13 @@
 namespace arena {
 namespace {
 
-// The final solution: the last round's snapshot, or with --final best the best round's; the
-// workspace's file when the agent took no round.
+// The final solution: the last judged round's snapshot, or with --final best the best round's;
+// the workspace's file when the agent had no round judged.
 std::string final_source(EpisodeResult& r, const std::vector<RoundRecord>& rounds,
                          const EpisodePaths& paths, const std::string& solution_file) {
-  if (rounds.empty()) return read_file(paths.workspace / solution_file);
-  r.final_round = rounds.back().round;
+  auto last = std::find_if(rounds.rbegin(), rounds.rend(), judged);
+  if (last == rounds.rend()) return read_file(paths.workspace / solution_file);
+  r.final_round = last->round;
   if (r.final_mode == "best" && r.best_round) r.final_round = r.best_round;
   return read_file(paths.dir / rounds[*r.final_round - 1].snapshot);
 }

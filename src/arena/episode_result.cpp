@@ -30,6 +30,7 @@ void add_round_figures(EpisodeResult& r, const std::vector<RoundRecord>& rounds)
   std::set<std::string> hashes;
   r.rounds_used = static_cast<int>(rounds.size());
   for (const auto& round : rounds) {
+    if (!judged(round)) continue;
     if (round.correct_visible && !r.first_correct_round) r.first_correct_round = round.round;
     if (!round.correct_visible &&
         !failures.insert({round.failure_class, round.failure_message}).second)

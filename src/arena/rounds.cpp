@@ -2,13 +2,17 @@
 
 #include <cstdio>
 
-#include "judge/shape_selection.hpp"
 #include "core/error.hpp"
+#include "core/sha256.hpp"
 #include "core/subprocess.hpp"
 #include "judge/judge.hpp"
+#include "judge/profile_run.hpp"
 #include "judge/random.hpp"
+#include "judge/sanitizer_log.hpp"
+#include "judge/shape_selection.hpp"
 #include "judge/verdict_json.hpp"
 #include "report/table.hpp"
+#include "report/profile_table.hpp"
 #include "report/verdict_table.hpp"
 
 namespace arena {
@@ -34,19 +38,33 @@ std::string Rounds::status_line() const {
   return s;
 }
 
+tool::Reply Rounds::refusal() const {
+  std::string text = "arena-tool: round " + std::to_string(budget_.limit() + 1) +
+                     " refused: the budget is " + std::to_string(budget_.limit()) +
+                     " rounds and all are used. Your rounds are recorded; " +
+                     "the episode's final solution is judged when you stop. Stop now.\n";
+  return {tool::kExitBudgetExhausted,
+          text,
+          {{"error", "budget_exhausted"},
+           {"rounds_used", budget_.used()},
+           {"rounds_limit", budget_.limit()}}};
+}
+
+const RoundRecord& Rounds::record(RoundRecord r, const std::string& body) {
+  r.time = utc_now_iso();
+  r.seconds_into_episode = now_seconds() - setup_.start_seconds;
+  records_.push_back(r);
+  r.feedback = "round " + std::to_string(r.round) + " of " + std::to_string(budget_.limit()) +
+               (r.kind == "eval" ? "" : " (" + r.kind + ")") + "\n" + body + status_line() + "\n";
+  records_.back().feedback = r.feedback;
+  append_round(setup_.paths.trajectory, records_.back());
+  if (setup_.on_round) setup_.on_round(records_.back(), budget_.limit());
+  return records_.back();
+}
+
 tool::Reply Rounds::eval(const std::string& file, const std::string& source) {
   std::lock_guard lock(mutex_);
-  if (!budget_.take()) {
-    std::string text = "arena-tool: round " + std::to_string(budget_.limit() + 1) +
-                       " refused: the budget is " + std::to_string(budget_.limit()) +
-                       " rounds and all are used. Your rounds are recorded; " +
-                       "the episode's final solution is judged when you stop. Stop now.\n";
-    return {tool::kExitBudgetExhausted,
-            text,
-            {{"error", "budget_exhausted"},
-             {"rounds_used", budget_.used()},
-             {"rounds_limit", budget_.limit()}}};
-  }
+  if (!budget_.take()) return refusal();
   const int round = budget_.used();
   std::string snapshot_name = round_file_name(round, setup_.solution_file);
   std::filesystem::path snapshot = setup_.paths.snapshots / snapshot_name;
@@ -71,18 +89,11 @@ tool::Reply Rounds::eval(const std::string& file, const std::string& source) {
   write_file_atomic(setup_.paths.verdicts / (snapshot.stem().string() + ".json"),
                     verdict.dump(2) + "\n");
 
-  RoundRecord r = summarize_verdict(v);
-  r.round = round;
-  r.time = utc_now_iso();
-  r.seconds_into_episode = now_seconds() - setup_.start_seconds;
-  r.file = file;
-  r.snapshot = "snapshots/" + snapshot_name;
-  records_.push_back(r);
-  r.feedback = "round " + std::to_string(round) + " of " + std::to_string(budget_.limit()) + "\n" +
-               render_verdict(v) + status_line() + "\n";
-  records_.back().feedback = r.feedback;
-  append_round(setup_.paths.trajectory, r);
-  if (setup_.on_round) setup_.on_round(r, budget_.limit());
+  RoundRecord summary = summarize_verdict(v);
+  summary.round = round;
+  summary.file = file;
+  summary.snapshot = "snapshots/" + snapshot_name;
+  const RoundRecord& r = record(summary, render_verdict(v));
 
   verdict.erase("seed");  // inputs of a round derive from it; the agent has no use for it
   nlohmann::json json = {{"round", round},
@@ -91,6 +102,62 @@ tool::Reply Rounds::eval(const std::string& file, const std::string& source) {
                          {"rounds_limit", budget_.limit()},
                          {"verdict", verdict}};
   return {v.exit_code() == 0 ? tool::kExitCorrect : tool::kExitNotCorrect, r.feedback, json};
+}
+
+tool::Reply Rounds::profile(const std::string& file, const std::string& source) {
+  std::lock_guard lock(mutex_);
+  if (std::string why = setup_.backend->profiler_unavailable(); !why.empty())
+    return {tool::kExitUsage,
+            "arena-tool: profile is not available here: " + why + " (no round was taken)\n",
+            {{"error", "no_profiler"}, {"message", why}}};
+  if (!budget_.take()) return refusal();
+  const int round = budget_.used();
+  std::string snapshot_name = round_file_name(round, setup_.solution_file);
+  std::filesystem::path snapshot = setup_.paths.snapshots / snapshot_name;
+  RoundRecord r;
+  r.round = round;
+  r.kind = "profile";
+  r.file = file;
+  r.snapshot = "snapshots/" + snapshot_name;
+  r.sha256 = sha256_hex(source);
+  std::string body;
+  nlohmann::json json;
+  const double start = now_seconds();
+  try {
+    write_file_atomic(snapshot, source);
+    CompileResult c = setup_.backend->compile(*setup_.task, source, setup_.task->libraries);
+    r.compiled = c.ok;
+    if (!c.ok) {
+      r.failure_class = "compile_error";
+      r.failure_message = cut_report(c.log, 300);
+      body = "the solution does not compile, so it was not profiled:\n" + cut_report(c.log) + "\n";
+      json = {{"compiled", false}, {"compile_log", cut_report(c.log)}};
+    } else {
+      // Generous: ncu replays every kernel once per group of metrics.
+      ProfileResult p = run_profile(*setup_.task, *setup_.backend, c.library, secret_seed(), 300);
+      if (!p.ok) r.failure_message = cut_report(p.error, 300);
+      body = render_profile(p);
+      json = {{"compiled", true}, {"profile", profile_to_json(p)}};
+      write_file_atomic(setup_.paths.verdicts / (snapshot.stem().string() + ".profile.json"),
+                        json.dump(2) + "\n");
+    }
+  } catch (const std::exception& e) {
+    budget_.give_back();
+    std::error_code ec;
+    std::filesystem::remove(snapshot, ec);
+    return {tool::kExitInternal,
+            std::string("arena-tool: the harness failed to profile this round: ") + e.what() +
+                " (the round was not counted)\n",
+            {{"error", "internal"}, {"message", e.what()}}};
+  }
+  r.judge_seconds = now_seconds() - start;
+  const RoundRecord& done = record(r, body);
+  json["round"] = round;
+  json["rounds_used"] = budget_.used();
+  json["rounds_left"] = budget_.left();
+  json["rounds_limit"] = budget_.limit();
+  bool ok = done.compiled && done.failure_message.empty();
+  return {ok ? tool::kExitCorrect : tool::kExitNotCorrect, done.feedback, json};
 }
 
 tool::Reply Rounds::status() {
@@ -109,12 +176,14 @@ tool::Reply Rounds::status() {
 tool::Reply Rounds::handle(const nlohmann::json& request) {
   std::string command = request.value("command", "");
   if (command == "status") return status();
-  if (command != "eval")
+  if (command != "eval" && command != "profile")
     return {tool::kExitUsage,
-            "arena-tool: unknown command '" + command + "' (eval or status)\n",
+            "arena-tool: unknown command '" + command + "' (eval, profile or status)\n",
             {{"error", "bad_request"}}};
-  if (request.contains("source"))
-    return eval(request.value("file", setup_.solution_file), request["source"]);
+  auto run = [&](const std::string& file, const std::string& source) {
+    return command == "eval" ? eval(file, source) : profile(file, source);
+  };
+  if (request.contains("source")) return run(request.value("file", setup_.solution_file), request["source"]);
   std::filesystem::path file = setup_.paths.workspace / setup_.solution_file;
   std::string source;
   try {
@@ -124,7 +193,7 @@ tool::Reply Rounds::handle(const nlohmann::json& request) {
             "arena-tool: the workspace's " + setup_.solution_file + " cannot be read\n",
             {{"error", "no_file"}}};
   }
-  return eval(setup_.solution_file, source);
+  return run(setup_.solution_file, source);
 }
 
 std::vector<RoundRecord> Rounds::records() const {

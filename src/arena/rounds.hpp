@@ -1,7 +1,10 @@
 // The rounds of one episode: each `arena-tool eval` takes one round of the budget, snapshots the
 // solution, judges it on the visible shapes with the real judge (the code path of `arena eval`),
-// records it in the trajectory and answers with the feedback. `status` reports the budget and the
-// best round so far. Thread-safe: the tool server calls it from its thread.
+// records it in the trajectory and answers with the feedback. `arena-tool profile` takes a round
+// too: it snapshots and compiles the solution and runs it once under the backend's profiler
+// (judge/profile_run.hpp); where the backend has none it is refused without taking one. `status`
+// reports the budget and the best round so far. Thread-safe: the tool server calls it from its
+// thread.
 #pragma once
 
 #include <functional>
@@ -36,8 +39,9 @@ class Rounds {
 
   // One round: `source` as the agent submitted it under `file`.
   tool::Reply eval(const std::string& file, const std::string& source);
+  tool::Reply profile(const std::string& file, const std::string& source);
   tool::Reply status();
-  // A request of arena-tool: {"command": "eval"|"status", "file"?, "source"?}.
+  // A request of arena-tool: {"command": "eval"|"profile"|"status", "file"?, "source"?}.
   tool::Reply handle(const nlohmann::json& request);
 
   // After the agent is gone.
@@ -46,6 +50,9 @@ class Rounds {
 
  private:
   std::string status_line() const;  // with the mutex held
+  tool::Reply refusal() const;      // the budget is used up; with the mutex held
+  // Records a finished round (trajectory, progress) and returns its feedback; mutex held.
+  const RoundRecord& record(RoundRecord r, const std::string& body);
 
   RoundsSetup setup_;
   mutable std::mutex mutex_;

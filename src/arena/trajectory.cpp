@@ -68,6 +68,7 @@ RoundRecord summarize_verdict(const Verdict& v) {
 
 nlohmann::json round_to_json(const RoundRecord& r) {
   return {{"round", r.round},
+          {"kind", r.kind},
           {"time", r.time},
           {"seconds_into_episode", r.seconds_into_episode},
           {"file", r.file},
@@ -90,6 +91,9 @@ nlohmann::json round_to_json(const RoundRecord& r) {
 RoundRecord round_from_json(const nlohmann::json& j) {
   RoundRecord r;
   r.round = j.at("round");
+  r.kind = j.value("kind", "eval");  // trajectories written before profile rounds existed
+  if (r.kind != "eval" && r.kind != "profile")
+    throw InputError("unknown round kind '" + r.kind + "' (eval or profile)");
   r.time = j.value("time", "");
   r.seconds_into_episode = j.value("seconds_into_episode", 0.0);
   r.file = j.value("file", "");
@@ -151,6 +155,9 @@ std::optional<int> best_round(const std::vector<RoundRecord>& rounds) {
 }
 
 std::string round_brief(const RoundRecord& r) {
+  if (r.kind == "profile")
+    return !r.compiled ? "profile: compile_error: " + r.failure_message
+                       : "profile" + (r.failure_message.empty() ? std::string() : ": " + r.failure_message);
   if (!r.compiled) return "compile_error: " + r.failure_message;
   if (!r.correct_visible)
     return r.failure_class + " (" + std::to_string(r.shapes_passed) + "/" +

@@ -1,5 +1,7 @@
 // The trajectory of an episode: one record per round (time, the solution's hash, the verdict in
-// brief, the feedback the agent got), appended to trajectory.jsonl as each round ends.
+// brief, the feedback the agent got), appended to trajectory.jsonl as each round ends. A round
+// is an `eval` (judged) or a `profile` (run under the profiler, not judged: it is never correct,
+// never the best, never the final solution, and no failure of its counts as a repeated one).
 #pragma once
 
 #include <filesystem>
@@ -14,6 +16,7 @@ namespace arena {
 
 struct RoundRecord {
   int round = 0;     // 1-based
+  std::string kind = "eval";  // "eval" or "profile"
   std::string time;  // UTC, ISO 8601
   double seconds_into_episode = 0;
   std::string file;      // the name the agent gave
@@ -46,6 +49,9 @@ std::optional<int> best_round(const std::vector<RoundRecord>& rounds);
 
 // "correct, 1.83x" / "wrong_values: …": one line about a round, for progress and status.
 std::string round_brief(const RoundRecord& r);
+
+// Whether the round was judged (an `eval`), not only profiled.
+inline bool judged(const RoundRecord& r) { return r.kind == "eval"; }
 
 // UTC now as "2025-01-31T12:00:00Z".
 std::string utc_now_iso();

@@ -53,7 +53,8 @@ const std::vector<std::string>& readable_system_trees() {
   return trees;
 }
 
-std::string confine_file_reads(const std::vector<std::string>& readable_files) {
+std::string confine_file_reads(const std::vector<std::string>& readable_files,
+                               const std::vector<std::string>& readable_trees) {
   landlock_ruleset_attr attr{};
   attr.handled_access_fs = kReadFile | kReadDir;
   long ruleset = syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0);
@@ -64,6 +65,8 @@ std::string confine_file_reads(const std::vector<std::string>& readable_files) {
   const int rs = static_cast<int>(ruleset);
   std::string err;
   for (const auto& p : readable_system_trees())
+    if (err.empty()) err = allow(rs, p, kReadFile | kReadDir);
+  for (const auto& p : readable_trees)
     if (err.empty()) err = allow(rs, p, kReadFile | kReadDir);
   for (const auto& p : readable_files)
     if (err.empty()) err = allow(rs, p, kReadFile);

@@ -14,9 +14,11 @@ namespace arena::runner {
 // The trees that stay readable: the system's, where they exist.
 const std::vector<std::string>& readable_system_trees();
 
-// Restricts the calling process's file reads to readable_system_trees() plus `readable_files`.
-// Needs no_new_privs set. Returns "" when confined, else why not (a kernel without Landlock, a
-// path that cannot be opened): the runner then reads as before and says so to the judge.
-std::string confine_file_reads(const std::vector<std::string>& readable_files);
+// Restricts the calling process's file reads to readable_system_trees() plus `readable_files`
+// and the trees in `readable_trees` (a profiler's scratch space). Needs no_new_privs set.
+// Returns "" when confined, else why not (a kernel without Landlock, a path that cannot be
+// opened): the runner then reads as before and says so to the judge.
+std::string confine_file_reads(const std::vector<std::string>& readable_files,
+                               const std::vector<std::string>& readable_trees = {});
 
 }  // namespace arena::runner

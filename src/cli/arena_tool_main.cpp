@@ -1,6 +1,8 @@
 // arena-tool: what an agent calls inside an episode. `eval [FILE]` spends one round: the file is
 // sent to the episode's tool server, which snapshots it, judges it on the visible shapes and
-// answers with the readable result; `status` shows the rounds used and left and the best so far.
+// answers with the readable result; `profile [FILE]` spends one round too: the file runs once
+// under the device's profiler (Nsight Compute) and the answer is its per-kernel table; `status`
+// shows the rounds used and left and the best so far.
 // It talks only to the server whose socket $ARENA_TOOL_SOCKET names.
 
 #include <sys/socket.h>
@@ -25,10 +27,17 @@ constexpr const char* kUsage =
     "usage: arena-tool eval [FILE] [--json]   judge FILE (default: the workspace's solution) on "
     "the\n"
     "                                         visible shapes; one round of the budget\n"
+    "       arena-tool profile [FILE] [--json] run FILE once under Nsight Compute on the "
+    "smallest\n"
+    "                                         visible shape: time, throughput, occupancy per "
+    "kernel;\n"
+    "                                         one round of the budget (CUDA tasks only)\n"
     "       arena-tool status [--json]        rounds used and left, the best round so far\n"
-    "exit codes: 0 correct, 1 not correct, 2 usage error, 3 no server or harness failure (round "
-    "not\n"
-    "counted), 5 the budget is used up (round refused)\n";
+    "exit codes: 0 correct (profile: profiled), 1 not correct (profile: not profiled), 2 usage "
+    "error\n"
+    "or no profiler here (round not counted), 3 no server or harness failure (round not counted), "
+    "5 the\n"
+    "budget is used up (round refused)\n";
 
 int connect_to_server(std::string& why) {
   const char* path = std::getenv(kSocketEnv);
@@ -75,12 +84,13 @@ int main(int argc, char** argv) {
       words.push_back(a);
     }
   }
-  if (words.empty() || (words[0] != "eval" && words[0] != "status") ||
+  const bool takes_file = !words.empty() && (words[0] == "eval" || words[0] == "profile");
+  if (words.empty() || (!takes_file && words[0] != "status") ||
       (words[0] == "status" && words.size() > 1) || words.size() > 2)
     return fail(kExitUsage, "bad command line\n" + std::string(kUsage));
 
   nlohmann::json request = {{"command", words[0]}};
-  if (words[0] == "eval" && words.size() == 2) {
+  if (takes_file && words.size() == 2) {
     std::ifstream in(words[1], std::ios::binary);
     if (!in)
       return fail(kExitUsage, words[1] + ": cannot read this file (" + std::strerror(errno) + ")");

@@ -51,6 +51,17 @@ class Backend {
                                       const std::filesystem::path& /*log_file*/) const {
     return plain;
   }
+  // Why `arena-tool profile` cannot run here (the backend has no profiler, or it is not
+  // installed); "" when it can.
+  virtual std::string profiler_unavailable() const {
+    return "the " + name() + " backend has no profiler (profile runs Nsight Compute on CUDA solutions)";
+  }
+  // `plain` (a runner() spec) wrapped to run under the profiler, writing its CSV report of the
+  // solution's kernels to `report_file`. Only where profiler_unavailable() is "".
+  virtual RunnerSpec profiler_runner(const RunnerSpec& plain,
+                                     const std::filesystem::path& /*report_file*/) const {
+    return plain;
+  }
   // The device's clocks, temperature, power and throttle reasons now; nullopt where the backend
   // cannot read them (the CPU; a GPU without NVML), and telemetry_unavailable() says why.
   virtual std::optional<DeviceTelemetry> telemetry() const { return std::nullopt; }

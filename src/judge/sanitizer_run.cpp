@@ -1,41 +1,18 @@
 #include "judge/sanitizer_run.hpp"
 
-#include <stdlib.h>
-
 #include <cstdio>
-#include <system_error>
 
 #include "core/error.hpp"
 #include "core/subprocess.hpp"
+#include "core/temp_dir.hpp"
 #include "judge/input_generator.hpp"
 #include "judge/lane.hpp"
 #include "judge/random.hpp"
 #include "judge/sanitizer_log.hpp"
+#include "judge/shape_selection.hpp"
 
 namespace arena {
 namespace {
-
-// A fresh directory for the tools' reports, removed with everything in it.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "arena-sanitizer-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr)
-      throw InternalError("cannot create a directory for the sanitizer's reports");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
 
 std::string read_if_there(const std::filesystem::path& p) {
   std::error_code ec;
@@ -102,15 +79,6 @@ const std::vector<std::string>& sanitizer_tools() {
   return tools;
 }
 
-Shape sanitizer_shape(const Task& task) {
-  if (task.visible.empty())
-    throw InputError(task.file.string() + ": the task has no visible shape to sanitize on");
-  const Shape* best = &task.visible.front();
-  for (const auto& s : task.visible)
-    if (region_bytes(task, s) < region_bytes(task, *best)) best = &s;
-  return *best;
-}
-
 SanitizerVerdict run_sanitizer(const Task& task, const Backend& backend,
                                const std::filesystem::path& library, uint64_t seed,
                                double timeout_s,
@@ -118,8 +86,8 @@ SanitizerVerdict run_sanitizer(const Task& task, const Backend& backend,
   if (std::string why = backend.sanitizer_unavailable(); !why.empty())
     throw InputError("--sanitize: " + why);
   SanitizerVerdict v;
-  v.shape = sanitizer_shape(task);
-  TempDir dir;
+  v.shape = smallest_visible_shape(task);
+  TempDir dir("arena-sanitizer");
   for (const auto& tool : sanitizer_tools()) {
     if (progress) progress("sanitizer: " + tool + " on " + v.shape.label());
     v.tools.push_back(run_tool(task, backend, library, v.shape, tool, seed, timeout_s, dir.path()));

@@ -25,9 +25,6 @@ namespace arena {
 // The tools, in the order they run.
 const std::vector<std::string>& sanitizer_tools();
 
-// The shape the sanitizer runs on: the task's visible shape with the smallest buffer region.
-Shape sanitizer_shape(const Task& task);
-
 // Runs every tool on `library` (the compiled solution). A tool is ok when its runner started,
 // the call returned, the runner quit with exit code 0 and the report's summary counts no error;
 // anything else is not ok, with the reason leading its report. `timeout_s` bounds each call and

@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "judge/heldout_generator.hpp"
+#include "judge/lane.hpp"
 
 namespace arena {
 
@@ -24,6 +25,15 @@ std::vector<JudgedShape> select_shapes(const Task& task, const std::string& whic
                        " is not legal: " + problems[0]);
   }
   return out;
+}
+
+Shape smallest_visible_shape(const Task& task) {
+  if (task.visible.empty())
+    throw InputError(task.file.string() + ": the task has no visible shape to run on");
+  const Shape* best = &task.visible.front();
+  for (const auto& s : task.visible)
+    if (region_bytes(task, s) < region_bytes(task, *best)) best = &s;
+  return *best;
 }
 
 }  // namespace arena

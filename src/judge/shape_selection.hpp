@@ -16,4 +16,8 @@ namespace arena {
 // give no held-out shape or a shape is not legal for the task.
 std::vector<JudgedShape> select_shapes(const Task& task, const std::string& which, uint64_t seed);
 
+// The visible shape with the smallest buffer region: where --sanitize and `arena-tool profile`
+// run the solution once. Throws InputError naming the task file when there is none.
+Shape smallest_visible_shape(const Task& task);
+
 }  // namespace arena

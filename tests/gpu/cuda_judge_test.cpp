@@ -1,6 +1,11 @@
 // The CUDA judge on a real GPU (label gpu). Skips, saying why, where no GPU is visible.
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "../integration/arena_cli.hpp"
 
@@ -156,6 +161,48 @@ TEST_F(CudaSanitize, SharedMemoryRaceFailsWithClassSanitizer) {
   EXPECT_GT(race["errors"].get<int>(), 0) << race["report"].get<std::string>();
   EXPECT_NE(race["report"].get<std::string>().find("RACECHECK SUMMARY"), std::string::npos) << race["report"];
   EXPECT_EQ(r.verdict["sanitizer"]["tools"]["memcheck"]["ok"], true) << r.verdict["sanitizer"];
+}
+
+// arena-tool profile needs Nsight Compute besides the GPU: skipped, saying so, where it is missing.
+class CudaProfile : public CudaJudge {
+ protected:
+  void SetUp() override {
+    CudaJudge::SetUp();
+    if (IsSkipped()) return;
+    auto found = run_process({"sh", "-c", "test -n \"$ARENA_NCU\" || command -v ncu || test -x /usr/local/cuda/bin/ncu"}, 30);
+    if (found.exit_code != 0) GTEST_SKIP() << "ncu not found: profile tests skipped";
+  }
+};
+
+TEST_F(CudaProfile, AProfileRoundMeasuresTheStartersKernel) {
+  auto runs = std::filesystem::temp_directory_path() / ("arena-gpu-profile-" + std::to_string(getpid()));
+  std::filesystem::remove_all(runs);
+  auto r = run_arena({"-q", "run", "--agent", std::string(ARENA_TEST_DATA) + "/agents/profiler_agent.yaml", "--task",
+                      "cuda/vector_add_f32", "--num-iterations", "2", "--sandbox", "none", "--max-time", "0.2",
+                      "--runs-dir", runs.string()},
+                     false, 900);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::filesystem::path ep;
+  for (const auto& run : std::filesystem::directory_iterator(runs)) ep = run.path() / "episodes" / "cuda-vector_add_f32-r1";
+  std::string log = read_file(ep / "agent.log");
+  EXPECT_NE(log.find("profiler_agent: profile: exit code 0"), std::string::npos) << log;
+  EXPECT_NE(log.find("profiler_agent: eval: exit code 0"), std::string::npos) << log;
+  std::ifstream traj(ep / "trajectory.jsonl");
+  std::string first;
+  std::getline(traj, first);
+  auto round1 = nlohmann::json::parse(first);
+  EXPECT_EQ(round1["kind"], "profile") << first;
+  auto profile = nlohmann::json::parse(read_file(ep / "verdicts" / "round-001.profile.json"));
+  ASSERT_EQ(profile["profile"]["ok"], true) << profile.dump(2);
+  ASSERT_GE(profile["profile"]["kernels"].size(), 1u) << profile.dump(2);
+  const auto& m = profile["profile"]["kernels"][0]["metrics"];
+  EXPECT_GT(m.value("gpu__time_duration.sum", 0.0), 0) << profile.dump(2);
+  EXPECT_GT(m.value("launch__registers_per_thread", 0.0), 0) << profile.dump(2);
+  // The final solution is the eval round's, judged correct.
+  auto e = nlohmann::json::parse(read_file(ep / "episode.json"));
+  EXPECT_EQ(e["final"]["round"], 2) << e.dump(2);
+  EXPECT_EQ(e["final"]["correct_visible"], true) << e.dump(2);
+  std::filesystem::remove_all(runs);
 }
 
 }  // namespace

@@ -128,6 +128,9 @@ TEST_F(RunTest, FakeExternalAgentRunsThroughTheAdapterAndRoundNPlusOneIsRefused)
   fs::path ep = episode();
   std::string log = read_file(ep / "agent.log");
   EXPECT_NE(log.find("round 3 refused"), std::string::npos) << log;
+  // No profiler on the CPU: refused, no round taken.
+  EXPECT_NE(log.find("profile is not available here"), std::string::npos) << log;
+  EXPECT_NE(log.find("fake_agent: profile: exit code 2"), std::string::npos) << log;
   EXPECT_NE(log.find("round past the budget: exit code 5"), std::string::npos) << log;
   EXPECT_NE(log.find("rounds: 2 of 2 used, 0 left"), std::string::npos)
       << log;  // arena-tool status

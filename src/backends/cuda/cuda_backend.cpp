@@ -10,6 +10,7 @@
 #include "core/sha256.hpp"
 #include "core/signature.hpp"
 #include "core/subprocess.hpp"
+#include "judge/ncu_report.hpp"
 #include "judge/sanitizer_log.hpp"
 
 namespace arena {
@@ -21,21 +22,39 @@ std::string find_nvcc() {
   return "/usr/local/cuda/bin/nvcc";
 }
 
-// compute-sanitizer's path; "" when there is none.
-std::string find_compute_sanitizer() {
-  if (const char* c = std::getenv("ARENA_COMPUTE_SANITIZER"); c && *c) return c;
+std::string last_line(const std::string& s);
+
+// A CUDA tool's path: $`env`, else `name` on PATH, else /usr/local/cuda/bin/`name`; "" when
+// there is none.
+std::string find_cuda_tool(const char* env, const std::string& name) {
+  if (const char* c = std::getenv(env); c && *c) return c;
   if (const char* path = std::getenv("PATH")) {
     std::string dirs = path;
     for (size_t at = 0; at <= dirs.size();) {
       size_t end = dirs.find(':', at);
       if (end == std::string::npos) end = dirs.size();
-      std::filesystem::path p = std::filesystem::path(dirs.substr(at, end - at)) / "compute-sanitizer";
+      std::filesystem::path p = std::filesystem::path(dirs.substr(at, end - at)) / name;
       if (end > at && access(p.c_str(), X_OK) == 0 && std::filesystem::is_regular_file(p))
         return std::filesystem::absolute(p).string();
       at = end + 1;
     }
   }
-  if (access("/usr/local/cuda/bin/compute-sanitizer", X_OK) == 0) return "/usr/local/cuda/bin/compute-sanitizer";
+  std::string fallback = "/usr/local/cuda/bin/" + name;
+  if (access(fallback.c_str(), X_OK) == 0) return fallback;
+  return "";
+}
+
+std::string find_compute_sanitizer() { return find_cuda_tool("ARENA_COMPUTE_SANITIZER", "compute-sanitizer"); }
+std::string find_ncu() { return find_cuda_tool("ARENA_NCU", "ncu"); }
+
+// Why `tool` (found by `find`) cannot be used; "" when `tool --version` runs.
+std::string tool_unusable(const std::string& tool, const std::string& name, const char* env) {
+  if (tool.empty())
+    return name + " was not found (set " + env + " to its path, put it on PATH, or install the CUDA toolkit's in " +
+           "/usr/local/cuda/bin)";
+  ProcessResult v = run_process({tool, "--version"}, 60);
+  if (v.exit_code != 0)
+    return name + " ('" + tool + "') does not run: " + (v.output.empty() ? "no output" : last_line(v.output));
   return "";
 }
 
@@ -205,14 +224,7 @@ RunnerSpec CudaBackend::runner(const std::filesystem::path& library, int64_t) co
 }
 
 std::string CudaBackend::sanitizer_unavailable() const {
-  std::string tool = find_compute_sanitizer();
-  if (tool.empty())
-    return "compute-sanitizer was not found (set ARENA_COMPUTE_SANITIZER to its path, put it on PATH, or install "
-           "the CUDA toolkit's in /usr/local/cuda/bin)";
-  ProcessResult v = run_process({tool, "--version"}, 60);
-  if (v.exit_code != 0)
-    return "compute-sanitizer ('" + tool + "') does not run: " + (v.output.empty() ? "no output" : last_line(v.output));
-  return "";
+  return tool_unusable(find_compute_sanitizer(), "compute-sanitizer", "ARENA_COMPUTE_SANITIZER");
 }
 
 RunnerSpec CudaBackend::sanitizer_runner(const RunnerSpec& plain, const std::string& tool,
@@ -225,6 +237,23 @@ RunnerSpec CudaBackend::sanitizer_runner(const RunnerSpec& plain, const std::str
                "--print-limit", "20"};
   s.extra_args.push_back("--no-hold");
   s.start_timeout_s = 300;  // an instrumented context and module load take a while
+  return s;
+}
+
+std::string CudaBackend::profiler_unavailable() const {
+  if (std::string why = unavailable(); !why.empty()) return why;
+  return tool_unusable(find_ncu(), "Nsight Compute (ncu)", "ARENA_NCU");
+}
+
+RunnerSpec CudaBackend::profiler_runner(const RunnerSpec& plain, const std::filesystem::path& report_file) const {
+  RunnerSpec s = plain;
+  s.wrapper = {find_ncu()};
+  for (const auto& a : ncu_arguments(report_file)) s.wrapper.push_back(a);
+  // ncu serializes launches: the stream is not held. Its injected code talks to ncu and writes
+  // files, so no seccomp profile; the solution's file reads stay confined.
+  s.extra_args.push_back("--no-hold");
+  s.reads_confined_under_wrapper = true;
+  s.start_timeout_s = 300;
   return s;
 }
 

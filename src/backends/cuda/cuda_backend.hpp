@@ -31,6 +31,10 @@ class CudaBackend : public Backend {
   // may wait for the device, which the hold kernel would keep busy).
   RunnerSpec sanitizer_runner(const RunnerSpec& plain, const std::string& tool,
                               const std::filesystem::path& log_file) const override;
+  // Nsight Compute: $ARENA_NCU, else ncu on PATH, else /usr/local/cuda/bin.
+  std::string profiler_unavailable() const override;
+  // The runner under ncu (judge/ncu_report.hpp's arguments), its stream not held.
+  RunnerSpec profiler_runner(const RunnerSpec& plain, const std::filesystem::path& report_file) const override;
 
   // "sm_90a" for compute capability 9.0, "sm_XY" otherwise; $ARENA_CUDA_ARCH overrides; sm_90a
   // when no device is visible (compile-only use, as in CI).

@@ -31,6 +31,7 @@
 #include "backends/cuda/hold_kernel.cuh"
 #include "backends/cuda/l2_flush.cuh"
 #include "backends/runner_io.hpp"
+#include "backends/runner_landlock.hpp"
 #include "backends/runner_sandbox.hpp"
 
 namespace {
@@ -112,15 +113,21 @@ int main(int argc, char** argv) {
   // (bench/timing_quality.py ncu), which serializes launches too.
   // --no-sandbox: no seccomp profile (the judge passes it under compute-sanitizer, whose
   // injected code talks to its parent and writes files, and for ARENA_NO_SANDBOX=1).
+  // --reads-confined-only (under Nsight Compute, for `arena-tool profile`): no seccomp profile
+  // either, for the same reason, but file reads stay confined (runner_landlock.hpp), with /tmp
+  // readable for the profiler's own files: the solution still cannot read the task's files.
   const char* no_hold_env = std::getenv("ARENA_RUNNER_NO_HOLD");
   bool hold = !(no_hold_env && std::strcmp(no_hold_env, "1") == 0);
   bool sandbox = true;
+  bool reads_only = false;
   bool usage_ok = argc >= 7;
   for (int i = 7; i < argc; ++i) {
     if (std::strcmp(argv[i], "--no-hold") == 0) {
       hold = false;
     } else if (std::strcmp(argv[i], "--no-sandbox") == 0) {
       sandbox = false;
+    } else if (std::strcmp(argv[i], "--reads-confined-only") == 0) {
+      reads_only = true;
     } else {
       usage_ok = false;
     }
@@ -128,7 +135,7 @@ int main(int argc, char** argv) {
   if (!usage_ok) {
     std::fprintf(stderr,
                  "usage: %s <library.so> <socket-fd> <region-fd> <flush-bytes> <address-space> <device> [--no-hold] "
-                 "[--no-sandbox]\n"
+                 "[--no-sandbox | --reads-confined-only]\n"
                  "       %s --info [device]\n(started by the judge; --info is for people)\n",
                  argv[0], argv[0]);
     return 2;
@@ -141,7 +148,7 @@ int main(int argc, char** argv) {
   // library's loaded at its first use) JIT-compiled from PTX, its compute cache in ~/.nv would
   // be written. Solutions are built for the device's own architecture, so this changes nothing
   // for them; it keeps a PTX-only library from ending as a sandbox violation.
-  if (sandbox) setenv("CUDA_CACHE_DISABLE", "1", 1);
+  if (sandbox || reads_only) setenv("CUDA_CACHE_DISABLE", "1", 1);
   arena::runner::g_socket = std::atoi(argv[2]);
   int region_fd = std::atoi(argv[3]);
   int device = std::atoi(argv[6]);
@@ -170,7 +177,12 @@ int main(int argc, char** argv) {
   // threads (clone with CLONE_THREAD; glibc's clone3 falls back to clone on ENOSYS), futexes,
   // Unix sockets (an MPS daemon). Writing existing files stays allowed here, unlike on the CPU.
   std::string sandbox_state = std::string(arena::protocol::kSandboxOff) + "the judge asked for none";
-  if (sandbox) {
+  if (reads_only) {
+    arena::runner::SandboxOutcome out;
+    out.seccomp_off = "the runner runs under a profiler (file reads stay confined)";
+    out.reads_open = arena::runner::confine_file_reads({argv[1]}, {"/tmp"});
+    sandbox_state = arena::runner::describe(out);
+  } else if (sandbox) {
     arena::runner::SandboxProfile profile;
     profile.deny_writing_files = false;
     profile.readable_files = {argv[1]};
