@@ -50,6 +50,17 @@ tool::Reply Rounds::refusal() const {
            {"rounds_limit", budget_.limit()}}};
 }
 
+tool::Reply Rounds::not_counted(const std::filesystem::path& snapshot, const std::string& verb,
+                                const std::exception& e) {
+  budget_.give_back();
+  std::error_code ec;
+  std::filesystem::remove(snapshot, ec);
+  return {tool::kExitInternal,
+          "arena-tool: the harness failed to " + verb + " this round: " + e.what() +
+              " (the round was not counted)\n",
+          {{"error", "internal"}, {"message", e.what()}}};
+}
+
 const RoundRecord& Rounds::record(RoundRecord r, const std::string& body) {
   r.time = utc_now_iso();
   r.seconds_into_episode = now_seconds() - setup_.start_seconds;
@@ -77,13 +88,7 @@ tool::Reply Rounds::eval(const std::string& file, const std::string& source) {
     jo.stopping.max_seconds = setup_.max_time_s;
     v = judge_solution(*setup_.task, *setup_.backend, file, source, jo);
   } catch (const std::exception& e) {
-    budget_.give_back();
-    std::error_code ec;
-    std::filesystem::remove(snapshot, ec);
-    return {tool::kExitInternal,
-            std::string("arena-tool: the harness failed to judge this round: ") + e.what() +
-                " (the round was not counted)\n",
-            {{"error", "internal"}, {"message", e.what()}}};
+    return not_counted(snapshot, "judge", e);
   }
   nlohmann::json verdict = verdict_to_json(v);
   write_file_atomic(setup_.paths.verdicts / (snapshot.stem().string() + ".json"),
@@ -142,13 +147,7 @@ tool::Reply Rounds::profile(const std::string& file, const std::string& source) 
                         json.dump(2) + "\n");
     }
   } catch (const std::exception& e) {
-    budget_.give_back();
-    std::error_code ec;
-    std::filesystem::remove(snapshot, ec);
-    return {tool::kExitInternal,
-            std::string("arena-tool: the harness failed to profile this round: ") + e.what() +
-                " (the round was not counted)\n",
-            {{"error", "internal"}, {"message", e.what()}}};
+    return not_counted(snapshot, "profile", e);
   }
   r.judge_seconds = now_seconds() - start;
   const RoundRecord& done = record(r, body);

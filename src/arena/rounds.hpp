@@ -7,6 +7,8 @@
 // thread.
 #pragma once
 
+#include <exception>
+#include <filesystem>
 #include <functional>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -51,6 +53,9 @@ class Rounds {
  private:
   std::string status_line() const;  // with the mutex held
   tool::Reply refusal() const;      // the budget is used up; with the mutex held
+  // The harness failed (`verb`: judge, profile): the round is given back, its snapshot removed.
+  tool::Reply not_counted(const std::filesystem::path& snapshot, const std::string& verb,
+                          const std::exception& e);
   // Records a finished round (trajectory, progress) and returns its feedback; mutex held.
   const RoundRecord& record(RoundRecord r, const std::string& body);
 
