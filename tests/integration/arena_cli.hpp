@@ -31,7 +31,7 @@ inline std::string broken(const std::string& name) {
 inline std::string redteam(const std::string& name) { return source_path("tests/redteam/cpu/" + name + ".cpp"); }
 
 // Runs `arena ARGS`; with `with_json`, adds --json FILE and parses it.
-inline ArenaRun run_arena(std::vector<std::string> args, bool with_json = false, double timeout_s = 300) {
+inline ArenaRun run_arena(std::vector<std::string> args, bool with_json = false, double timeout_s = 900) {
   static int counter = 0;
   std::filesystem::path json = std::filesystem::temp_directory_path() /
                                ("arena-verdict-" + std::to_string(getpid()) + "-" + std::to_string(counter++) + ".json");

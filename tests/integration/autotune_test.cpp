@@ -50,7 +50,7 @@ class AutotuneTest : public ::testing::Test {
     std::vector<std::string> args = {"-q", "--tasks-dir", task_.root(), "run", "--task", "cpu/vector_add_f32",
                                      "--runs-dir", runs_.string(), "--max-time", "0.1", "--agent", "autotune"};
     args.insert(args.end(), extra.begin(), extra.end());
-    return run_arena(args, false, 300);
+    return run_arena(args, false, 900);
   }
   fs::path episode() const {
     return fs::directory_iterator(runs_)->path() / "episodes" / "cpu-vector_add_f32-r1";

@@ -73,7 +73,7 @@ class LlmAgentTest : public ::testing::Test {
                                      "--endpoint", endpoint,        "--model",
                                      "fake-model", "--api-key-env", kKeyEnv};
     args.insert(args.end(), extra.begin(), extra.end());
-    return run_arena(args, false, 300);
+    return run_arena(args, false, 900);
   }
   fs::path run_dir() const { return fs::directory_iterator(runs_)->path(); }
   fs::path episode(int repeat = 1) const {

@@ -52,7 +52,7 @@ class RunFixture : public ::testing::Test {
   }
   void TearDown() override { std::filesystem::remove_all(base_); }
 
-  ArenaRun run(std::vector<std::string> extra, double timeout_s = 300) {
+  ArenaRun run(std::vector<std::string> extra, double timeout_s = 900) {
     std::vector<std::string> args = {
         "-q",         "--tasks-dir",  task_.root(), "run", "--task", "cpu/vector_add_f32",
         "--runs-dir", runs_.string(), "--max-time", "0.1"};
