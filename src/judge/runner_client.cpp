@@ -34,12 +34,10 @@ constexpr int kChildRegionFd = 4;
 
 // The time a thread spent runnable but waiting for a core, in ns (the second field of its
 // schedstat file); negative when the kernel does not say.
-double run_delay_ns(const std::string& schedstat) {
-  int fd = open(schedstat.c_str(), O_RDONLY | O_CLOEXEC);
+double run_delay_ns(int fd) {
   if (fd < 0) return -1;
   char buf[128];
-  ssize_t n = read(fd, buf, sizeof buf - 1);
-  close(fd);
+  ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
   if (n <= 0) return -1;
   buf[n] = '\0';
   unsigned long long running = 0, waiting = 0;
@@ -138,6 +136,7 @@ RunnerClient::RunnerClient(const RunnerSpec& spec, double start_timeout_s) {
   socket_ = sv[0];
   pid_ = pid;
   has_cpu_clock_ = clock_getcpuclockid(pid_, &cpu_clock_) == 0;
+  sched_fd_ = open(("/proc/" + std::to_string(pid_) + "/schedstat").c_str(), O_RDONLY | O_CLOEXEC);
   spawned_at_ = start;
   start_timeout_s_ = spec.start_timeout_s > 0 ? spec.start_timeout_s : start_timeout_s;
 }
@@ -182,6 +181,7 @@ RunnerClient::~RunnerClient() {
   if (region_ != nullptr) munmap(region_, region_bytes_);
   if (region_fd_ >= 0) close(region_fd_);
   if (log_fd_ >= 0) close(log_fd_);
+  if (sched_fd_ >= 0) close(sched_fd_);
 }
 
 void RunnerClient::kill_now() {
@@ -288,18 +288,20 @@ CallOutcome RunnerClient::call(const std::vector<uint64_t>& offsets,
   q.scalar_count = static_cast<uint32_t>(scalars.size());
   for (size_t i = 0; i < offsets.size(); ++i) q.offsets[i] = offsets[i];
   for (size_t i = 0; i < scalars.size(); ++i) q.scalars[i] = scalars[i];
-  const std::string runner_sched = "/proc/" + std::to_string(pid_) + "/schedstat";
-  const double runner_wait_before = run_delay_ns(runner_sched);
-  const double own_wait_before = run_delay_ns("/proc/thread-self/schedstat");
+  // The calling thread's own file: the judge may call from more than one thread.
+  const int own_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+  const double runner_wait_before = run_delay_ns(sched_fd_);
+  const double own_wait_before = run_delay_ns(own_fd);
   double cpu_before = cpu_time_ns();
   CallOutcome o = exchange(q, timeout_s);
   double cpu_after = o.kind == CallOutcome::Kind::kOk ? cpu_time_ns() : -1;
   if (cpu_before >= 0 && cpu_after >= 0) o.runner_cpu_ns = cpu_after - cpu_before;
   if (o.kind == CallOutcome::Kind::kOk && runner_wait_before >= 0 && own_wait_before >= 0) {
-    double runner_wait = run_delay_ns(runner_sched), own_wait = run_delay_ns("/proc/thread-self/schedstat");
+    double runner_wait = run_delay_ns(sched_fd_), own_wait = run_delay_ns(own_fd);
     if (runner_wait >= 0 && own_wait >= 0)
       o.sched_wait_ns = (runner_wait - runner_wait_before) + (own_wait - own_wait_before);
   }
+  if (own_fd >= 0) close(own_fd);
   // Read at once: a thread the call left running is there now (the judge's host_thread check).
   if (o.kind == CallOutcome::Kind::kOk) o.threads_after = thread_ids();
   return o;

@@ -118,6 +118,7 @@ class RunnerClient {
   pid_t pid_ = -1;
   clockid_t cpu_clock_ = 0;
   bool has_cpu_clock_ = false;
+  int sched_fd_ = -1;  // the runner's /proc/<pid>/schedstat, read around every call
   int socket_ = -1;
   int region_fd_ = -1;
   int log_fd_ = -1;
