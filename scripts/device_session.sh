@@ -3,8 +3,11 @@
 # under LOG_DIR (default ./device-logs). Stage 1 builds, then runs the correctness work side by
 # side (tasks check of the core suite in four groups, the CUDA trap set, the CUDA red team, the
 # held-out fingerprint); stage 2 runs the timing-sensitive work alone (the GPU judge tests, the
-# cost of the defences).
+# cost of the defences). Stage 3 runs the episode work: the profile round's GPU test and the
+# GPU `make demo` (autotune on the cuda suite), its run directory packed as LOG_DIR/run.tar.gz;
+# RESUME=run.tar.gz unpacks an earlier one and carries on with `arena run --resume`.
 #   STAGE=1 scripts/device_session.sh LOG_DIR     STAGE=2 scripts/device_session.sh LOG_DIR
+#   STAGE=3 DEADLINE=SECONDS scripts/device_session.sh LOG_DIR
 set -uo pipefail
 log=${1:-device-logs}
 mkdir -p "$log" && log=$(cd "$log" && pwd)
@@ -44,5 +47,26 @@ case ${STAGE:-1} in
     timeout 150 python3 bench/defence_cost.py --task "cuda/$t" --solution "tasks/cuda/$t/starter.cu" --runs 3 \
       --json "$log/defence_cost_$t.json" 2>&1 | tee "$log/defence_cost_$t.txt"
   done
+  ;;
+3)
+  (cd build && timeout 300 ctest -R CudaProfile --output-on-failure -V >"$log/profile_test.log" 2>&1) &
+  timeout 200 ./build/arena eval -t cuda/flash_attention_fwd_bf16 -s tasks/cuda/flash_attention_fwd_bf16/starter.cu \
+    --shapes all --max-time 0.3 >"$log/flash_attention_all.log" 2>&1 &
+  left=$(( ${DEADLINE:-560} - SECONDS ))
+  runs=/tmp/arena-runs
+  mkdir -p "$runs"
+  if [ -n "${RESUME:-}" ]; then
+    tar -C "$runs" -xzf "$RESUME"
+    run_dir=$(ls -d "$runs"/*/ | head -1)
+    timeout --signal=INT "$left" ./build/arena run --resume "$run_dir" >"$log/demo.log" 2>&1
+  else
+    DEMO_RUNS_DIR=$runs timeout --signal=INT "$left" bash scripts/demo.sh build >"$log/demo.log" 2>&1
+  fi
+  echo "demo rc=$?" >>"$log/demo.log"
+  wait
+  tar -C "$runs" -czf "$log/run.tar.gz" .
+  grep -E "tests passed|Failed|Passed|SKIP" "$log/profile_test.log" | tail -8
+  tail -5 "$log/flash_attention_all.log"
+  tail -40 "$log/demo.log"
   ;;
 esac
