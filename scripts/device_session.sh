@@ -7,7 +7,7 @@
 # GPU `make demo` (autotune on the cuda suite), its run directory packed as LOG_DIR/run.tar.gz;
 # RESUME=run.tar.gz unpacks an earlier one and carries on with `arena run --resume`.
 #   STAGE=1 scripts/device_session.sh LOG_DIR     STAGE=2 scripts/device_session.sh LOG_DIR
-#   STAGE=3 DEADLINE=SECONDS scripts/device_session.sh LOG_DIR
+#   STAGE=3 DEADLINE=SECONDS scripts/device_session.sh LOG_DIR     STAGE=build: only the build
 set -uo pipefail
 log=${1:-device-logs}
 mkdir -p "$log" && log=$(cd "$log" && pwd)
@@ -48,10 +48,13 @@ case ${STAGE:-1} in
       --json "$log/defence_cost_$t.json" 2>&1 | tee "$log/defence_cost_$t.txt"
   done
   ;;
+build) ;;
 3)
-  (cd build && timeout 300 ctest -R CudaProfile --output-on-failure -V >"$log/profile_test.log" 2>&1) &
-  timeout 200 ./build/arena eval -t cuda/flash_attention_fwd_bf16 -s tasks/cuda/flash_attention_fwd_bf16/starter.cu \
-    --shapes all --max-time 0.3 >"$log/flash_attention_all.log" 2>&1 &
+  if [ -z "${RESUME:-}" ]; then
+    (cd build && timeout 300 ctest -R CudaProfile --output-on-failure -V >"$log/profile_test.log" 2>&1) &
+    timeout 200 ./build/arena eval -t cuda/flash_attention_fwd_bf16 -s tasks/cuda/flash_attention_fwd_bf16/starter.cu \
+      --shapes all --max-time 0.3 >"$log/flash_attention_all.log" 2>&1 &
+  fi
   left=$(( ${DEADLINE:-560} - SECONDS ))
   runs=/tmp/arena-runs
   mkdir -p "$runs"
@@ -65,8 +68,8 @@ case ${STAGE:-1} in
   echo "demo rc=$?" >>"$log/demo.log"
   wait
   tar -C "$runs" -czf "$log/run.tar.gz" .
-  grep -E "tests passed|Failed|Passed|SKIP" "$log/profile_test.log" | tail -8
-  tail -5 "$log/flash_attention_all.log"
+  [ -f "$log/profile_test.log" ] && grep -E "tests passed|Failed|Passed|SKIP" "$log/profile_test.log" | tail -8
+  [ -f "$log/flash_attention_all.log" ] && tail -5 "$log/flash_attention_all.log"
   tail -40 "$log/demo.log"
   ;;
 esac

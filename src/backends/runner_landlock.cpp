@@ -1,5 +1,6 @@
 #include "backends/runner_landlock.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <linux/landlock.h>
 #include <sys/prctl.h>
@@ -14,9 +15,13 @@
 namespace arena::runner {
 namespace {
 
-// ABI 1 rights: enough to confine reads, known to every kernel with Landlock (5.13 and later).
+// ABI 1 rights, known to every kernel with Landlock (5.13 and later). Making, renaming and
+// removing files are the seccomp profile's to deny; truncate(2) by path is denied there too,
+// and ftruncate needs a file opened for writing, which WRITE_FILE governs.
 constexpr uint64_t kReadFile = LANDLOCK_ACCESS_FS_READ_FILE;
 constexpr uint64_t kReadDir = LANDLOCK_ACCESS_FS_READ_DIR;
+constexpr uint64_t kWriteFile = LANDLOCK_ACCESS_FS_WRITE_FILE;
+constexpr uint64_t kRead = kReadFile | kReadDir;
 
 std::string sys_error(const std::string& what) {
   return what + ": " + std::strerror(errno);
@@ -33,11 +38,27 @@ std::string allow(int ruleset, const std::string& path, uint64_t access) {
     return sys_error("stat " + path);
   }
   landlock_path_beneath_attr rule{};
-  rule.allowed_access = S_ISDIR(st.st_mode) ? access : (access & kReadFile);
+  rule.allowed_access = S_ISDIR(st.st_mode) ? access : (access & (kReadFile | kWriteFile));
   rule.parent_fd = fd;
   long rc = syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
   close(fd);
   return rc == 0 ? "" : sys_error("landlock_add_rule(" + path + ")");
+}
+
+// Write access to the character devices directly in `dir` (/dev/nvidia0, /dev/nvidiactl,
+// /dev/nvidia-uvm, /dev/null, ...), not to the trees below it: /dev/shm holds other processes'
+// files.
+std::string allow_writing_devices(int ruleset, const std::string& dir) {
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr) return errno == ENOENT ? "" : sys_error("opening " + dir);
+  std::string err;
+  while (const dirent* e = readdir(d)) {
+    const std::string path = dir + "/" + e->d_name;
+    struct stat st {};
+    if (err.empty() && stat(path.c_str(), &st) == 0 && S_ISCHR(st.st_mode)) err = allow(ruleset, path, kReadFile | kWriteFile);
+  }
+  closedir(d);
+  return err;
 }
 
 }  // namespace
@@ -53,10 +74,10 @@ const std::vector<std::string>& readable_system_trees() {
   return trees;
 }
 
-std::string confine_file_reads(const std::vector<std::string>& readable_files,
-                               const std::vector<std::string>& readable_trees) {
+std::string confine_files(const std::vector<std::string>& readable_files,
+                          const std::vector<std::string>& scratch_trees) {
   landlock_ruleset_attr attr{};
-  attr.handled_access_fs = kReadFile | kReadDir;
+  attr.handled_access_fs = kRead | kWriteFile;
   long ruleset = syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0);
   if (ruleset < 0)
     return errno == ENOSYS || errno == EOPNOTSUPP
@@ -65,11 +86,16 @@ std::string confine_file_reads(const std::vector<std::string>& readable_files,
   const int rs = static_cast<int>(ruleset);
   std::string err;
   for (const auto& p : readable_system_trees())
-    if (err.empty()) err = allow(rs, p, kReadFile | kReadDir);
-  for (const auto& p : readable_trees)
-    if (err.empty()) err = allow(rs, p, kReadFile | kReadDir);
+    if (err.empty()) err = allow(rs, p, kRead);
   for (const auto& p : readable_files)
     if (err.empty()) err = allow(rs, p, kReadFile);
+  for (const auto& p : scratch_trees)
+    if (err.empty()) err = allow(rs, p, kRead | kWriteFile);
+  // The driver's device files (capabilities live in /dev/nvidia-caps), and thread names
+  // (/proc/self/task/N/comm).
+  for (const char* dir : {"/dev", "/dev/nvidia-caps"})
+    if (err.empty()) err = allow_writing_devices(rs, dir);
+  if (err.empty()) err = allow(rs, "/proc/self/", kRead | kWriteFile);
   if (err.empty() && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) err = sys_error("PR_SET_NO_NEW_PRIVS");
   if (err.empty() && syscall(SYS_landlock_restrict_self, rs, 0) != 0)
     err = sys_error("landlock_restrict_self");

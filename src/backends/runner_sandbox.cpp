@@ -289,7 +289,7 @@ std::string describe(const SandboxOutcome& outcome) {
 SandboxOutcome install_sandbox(const SandboxProfile& profile) {
   // Landlock first: its own system calls are not on the filter's list.
   SandboxOutcome out;
-  out.reads_open = confine_file_reads(profile.readable_files);
+  out.reads_open = confine_files(profile.readable_files);
   out.seccomp_off = install_seccomp(profile);
   return out;
 }

@@ -114,8 +114,9 @@ int main(int argc, char** argv) {
   // --no-sandbox: no seccomp profile (the judge passes it under compute-sanitizer, whose
   // injected code talks to its parent and writes files, and for ARENA_NO_SANDBOX=1).
   // --reads-confined-only (under Nsight Compute, for `arena-tool profile`): no seccomp profile
-  // either, for the same reason, but file reads stay confined (runner_landlock.hpp), with /tmp
-  // readable for the profiler's own files: the solution still cannot read the task's files.
+  // either, for the same reason, but file access stays confined (runner_landlock.hpp), with /tmp
+  // and /dev/shm open for the profiler's own files: the solution still cannot read the task's
+  // files nor write the compile cache.
   const char* no_hold_env = std::getenv("ARENA_RUNNER_NO_HOLD");
   bool hold = !(no_hold_env && std::strcmp(no_hold_env, "1") == 0);
   bool sandbox = true;
@@ -175,12 +176,13 @@ int main(int argc, char** argv) {
   // driver still does later stays allowed: ioctl and mmap on /dev/nvidia* (launches, copies,
   // allocations, events), opening /dev/nvidia* read-write (no O_CREAT), reading /proc and /sys,
   // threads (clone with CLONE_THREAD; glibc's clone3 falls back to clone on ENOSYS), futexes,
-  // Unix sockets (an MPS daemon). Writing existing files stays allowed here, unlike on the CPU.
+  // Unix sockets (an MPS daemon). Opening files for writing stays allowed by the filter here,
+  // unlike on the CPU; Landlock (runner_landlock.hpp) lets it reach device files alone.
   std::string sandbox_state = std::string(arena::protocol::kSandboxOff) + "the judge asked for none";
   if (reads_only) {
     arena::runner::SandboxOutcome out;
     out.seccomp_off = "the runner runs under a profiler (file reads stay confined)";
-    out.reads_open = arena::runner::confine_file_reads({argv[1]}, {"/tmp"});
+    out.reads_open = arena::runner::confine_files({argv[1]}, {"/tmp", "/dev/shm"});
     sandbox_state = arena::runner::describe(out);
   } else if (sandbox) {
     arena::runner::SandboxProfile profile;
