@@ -385,7 +385,8 @@ class Judge {
                          timeout(),
                          [this] { return backend_.telemetry(); },
                          options_.graph_launches,
-                         {}};
+                         {},
+                         stream_key(sv.seeds.back(), 0x0DE5)};
     if (fresh) {
       lo.before_call = [&](Lane& lane) {
         if (&lane == candidate_.get()) {
@@ -437,6 +438,8 @@ class Judge {
     tm.candidate = summarize(r.candidate.runner_ns);
     tm.host_median_ns = summarize(r.candidate.host_ns).median;
     tm.stop_reason = r.stop_reason;
+    tm.pairs = r.pairs;
+    tm.baseline_first = base ? r.baseline_first : 0;
     tm.cold_cache = options_.cold_cache;
     tm.graph_launches = options_.graph_launches;
     if (fresh) {

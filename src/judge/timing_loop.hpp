@@ -1,6 +1,7 @@
-// The timing loop: candidate and baseline called in turn (A B A B ...) in one window, each call
-// on freshly poisoned outputs and (cold mode) evicted caches, until the stopping rule is met.
-// Every timed output of the candidate is checked by the caller's `check` callback.
+// The timing loop: candidate and baseline called in pairs, each pair in a random order (A B, B A,
+// ...) in one window, each call on freshly poisoned outputs and (cold mode) evicted caches, until
+// the stopping rule is met. Every timed output of the candidate is checked by the caller's `check`
+// callback, after each pair.
 #pragma once
 
 #include <functional>
@@ -62,6 +63,8 @@ struct TimingLoopResult {
   int threads_after_timing = 0;
   int threads_left_running = 0;
   std::string stop_reason;
+  int pairs = 0;           // timed pairs of calls
+  int baseline_first = 0;  // ... of which the baseline's call came first
   std::optional<CallOutcome> candidate_failure;  // the candidate died or hung while timed
   std::string check_failure;                     // a timed output failed its check
   std::string baseline_failure;
@@ -78,6 +81,8 @@ struct TimingLoopOptions {
   int graph_launches = 0;
   // Called before every call of either lane, warm-up included (fresh inputs: judge/reordering).
   std::function<void(Lane&)> before_call;
+  // Draws which side of each pair is called first.
+  uint64_t order_seed = 0;
 };
 
 // `check` looks at the candidate's outputs after each timed call; it returns "" when they are

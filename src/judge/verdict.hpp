@@ -41,6 +41,8 @@ struct Timing {
   std::optional<SampleSummary> baseline;
   double host_median_ns = 0;      // the judge's own clock around the candidate's calls
   std::string stop_reason;        // converged | max_samples | max_seconds
+  int pairs = 0;                  // timed pairs of calls (with a baseline: one call each)
+  int baseline_first = 0;         // ... in which the baseline was called first (drawn at random)
   std::optional<double> speedup;  // baseline median / candidate median
   // How uncertain the speedup is, relative: the two medians' CI half-widths combined.
   std::optional<double> speedup_uncertainty() const;

@@ -87,6 +87,7 @@ json shape_json(const ShapeVerdict& s) {
     j["timing"] = summary_json(t.candidate);
     j["timing"]["host_median_ns"] = t.host_median_ns;
     j["timing"]["stop_reason"] = t.stop_reason;
+    j["timing"]["order"] = {{"pairs", t.pairs}, {"baseline_first", t.baseline_first}};
     j["timing"]["cold_cache"] = t.cold_cache;
     j["timing"]["mode"] = t.graph_launches > 0 ? "graph" : "single";
     j["timing"]["graph_launches"] = t.graph_launches;

@@ -44,6 +44,12 @@ TEST(Eval, StarterIsCorrectAndTheVerdictIsComplete) {
     const double cand_ci = (t["ci95_high_ns"].get<double>() - t["ci95_low_ns"].get<double>()) / (2 * t["median_ns"].get<double>());
     EXPECT_GE(t["speedup_uncertainty"].get<double>(), cand_ci * 0.999);
     EXPECT_GT(t["gbytes_per_s"].get<double>(), 0);
+    // Candidate and baseline are timed in pairs of a random order: both orders occur (each pair
+    // is a coin flip from the verdict's seed, and there are at least 10 pairs).
+    const int pairs = t["order"]["pairs"].get<int>(), baseline_first = t["order"]["baseline_first"].get<int>();
+    EXPECT_GE(pairs, t["samples"].get<int>()) << t["order"];
+    EXPECT_GT(baseline_first, 0) << t["order"];
+    EXPECT_LT(baseline_first, pairs) << t["order"];
   }
   EXPECT_NE(r.output.find("result: correct"), std::string::npos) << r.output;
 }
