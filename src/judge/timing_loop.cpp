@@ -108,9 +108,9 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
 
   // Each pair of timed calls runs in a random order (drawn from options.order_seed), and the
   // check of the candidate's outputs follows the pair: whatever the judge does between calls
-  // (checks, fresh inputs) then precedes either side's call equally often. With a fixed order
-  // (candidate, check, baseline) an identical baseline read ~1-3 % slower on 4-20 us kernels on
-  // the H200 (an A/A episode of cuda/prefix_sum_i32 scored 1.009x).
+  // (checks, fresh inputs) then precedes either side's call equally often. The fixed order it
+  // replaces (candidate, check, baseline) was one asymmetry between the sides; docs/timing.md
+  // gives the A/A figures (identical code on both sides) before and after.
   auto call_baseline = [&] {
     if (baseline && !timed_call(*baseline, &r.baseline, &failure)) {
       r.baseline_failure = failure.message;

@@ -181,7 +181,7 @@ int main(int argc, char** argv) {
   std::string sandbox_state = std::string(arena::protocol::kSandboxOff) + "the judge asked for none";
   if (reads_only) {
     arena::runner::SandboxOutcome out;
-    out.seccomp_off = "the runner runs under a profiler (file reads stay confined)";
+    out.seccomp_off = "the runner runs under a profiler (file access stays confined)";
     out.reads_open = arena::runner::confine_files({argv[1]}, {"/tmp", "/dev/shm"});
     sandbox_state = arena::runner::describe(out);
   } else if (sandbox) {
