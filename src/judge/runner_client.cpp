@@ -15,7 +15,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <iterator>
 #include <sstream>
 
@@ -43,6 +42,19 @@ double run_delay_ns(int fd) {
   unsigned long long running = 0, waiting = 0;
   if (std::sscanf(buf, "%llu %llu", &running, &waiting) != 2) return -1;
   return static_cast<double>(waiting);
+}
+
+// A small /proc file of the runner, whole; "" when it cannot be read. The runner or one of its
+// threads may be gone by the time the read happens (ESRCH): that is an answer, not an error
+// (std::ifstream would throw from deep inside its buffer there).
+std::string read_proc_file(const std::string& path) {
+  std::string out;
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return out;
+  char buf[4096];
+  for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;) out.append(buf, static_cast<size_t>(n));
+  close(fd);
+  return out;
 }
 
 // Why the judge starts a runner without its seccomp profile; "" when it starts it with one.
@@ -359,7 +371,7 @@ std::optional<int> RunnerClient::quit(double timeout_s) {
 
 int RunnerClient::thread_count() const {
   if (!alive()) return 0;
-  std::ifstream in("/proc/" + std::to_string(pid_) + "/status");
+  std::istringstream in(read_proc_file("/proc/" + std::to_string(pid_) + "/status"));
   std::string line;
   while (std::getline(in, line))
     if (line.rfind("Threads:", 0) == 0) return std::atoi(line.c_str() + 8);
@@ -370,16 +382,17 @@ std::vector<int> RunnerClient::thread_ids() const {
   std::vector<int> ids;
   if (!alive()) return ids;
   std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc/" + std::to_string(pid_) + "/task", ec))
-    ids.push_back(std::atoi(entry.path().filename().c_str()));
+  // increment(ec), not a range for: the runner may exit while its threads are listed.
+  for (std::filesystem::directory_iterator it("/proc/" + std::to_string(pid_) + "/task", ec), end; !ec && it != end;
+       it.increment(ec))
+    ids.push_back(std::atoi(it->path().filename().c_str()));
   std::sort(ids.begin(), ids.end());
   return ids;
 }
 
 bool RunnerClient::thread_running(int tid) const {
   if (!alive()) return false;
-  std::ifstream in("/proc/" + std::to_string(pid_) + "/task/" + std::to_string(tid) + "/stat");
-  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string stat = read_proc_file("/proc/" + std::to_string(pid_) + "/task/" + std::to_string(tid) + "/stat");
   // After the command's closing parenthesis: state ppid pgrp session tty_nr tpgid flags ...
   auto paren = stat.rfind(')');
   if (paren == std::string::npos) return false;  // gone meanwhile
