@@ -52,10 +52,10 @@ std::string allow_writing_devices(int ruleset, const std::string& dir) {
   DIR* d = opendir(dir.c_str());
   if (d == nullptr) return errno == ENOENT ? "" : sys_error("opening " + dir);
   std::string err;
-  while (const dirent* e = readdir(d)) {
+  for (const dirent* e; err.empty() && (e = readdir(d)) != nullptr;) {
     const std::string path = dir + "/" + e->d_name;
     struct stat st {};
-    if (err.empty() && stat(path.c_str(), &st) == 0 && S_ISCHR(st.st_mode)) err = allow(ruleset, path, kReadFile | kWriteFile);
+    if (stat(path.c_str(), &st) == 0 && S_ISCHR(st.st_mode)) err = allow(ruleset, path, kReadFile | kWriteFile);
   }
   closedir(d);
   return err;

@@ -439,7 +439,7 @@ class Judge {
     tm.host_median_ns = summarize(r.candidate.host_ns).median;
     tm.stop_reason = r.stop_reason;
     tm.pairs = r.pairs;
-    tm.baseline_first = base ? r.baseline_first : 0;
+    tm.baseline_first = r.baseline_first;  // 0 without a baseline
     tm.cold_cache = options_.cold_cache;
     tm.graph_launches = options_.graph_launches;
     if (fresh) {
