@@ -55,7 +55,8 @@ std::string allow_writing_devices(int ruleset, const std::string& dir) {
   for (const dirent* e; err.empty() && (e = readdir(d)) != nullptr;) {
     const std::string path = dir + "/" + e->d_name;
     struct stat st {};
-    if (stat(path.c_str(), &st) == 0 && S_ISCHR(st.st_mode)) err = allow(ruleset, path, kReadFile | kWriteFile);
+    if (stat(path.c_str(), &st) == 0 && S_ISCHR(st.st_mode))
+      err = allow(ruleset, path, kReadFile | kWriteFile);
   }
   closedir(d);
   return err;

@@ -382,8 +382,8 @@ std::vector<int> RunnerClient::thread_ids() const {
   if (!alive()) return ids;
   std::error_code ec;
   // increment(ec), not a range for: the runner may exit while its threads are listed.
-  for (std::filesystem::directory_iterator it("/proc/" + std::to_string(pid_) + "/task", ec), end; !ec && it != end;
-       it.increment(ec))
+  for (std::filesystem::directory_iterator it("/proc/" + std::to_string(pid_) + "/task", ec), end;
+       !ec && it != end; it.increment(ec))
     ids.push_back(std::atoi(it->path().filename().c_str()));
   std::sort(ids.begin(), ids.end());
   return ids;
@@ -391,7 +391,8 @@ std::vector<int> RunnerClient::thread_ids() const {
 
 bool RunnerClient::thread_running(int tid) const {
   if (!alive()) return false;
-  const std::string stat = read_proc_file("/proc/" + std::to_string(pid_) + "/task/" + std::to_string(tid) + "/stat");
+  const std::string stat =
+      read_proc_file("/proc/" + std::to_string(pid_) + "/task/" + std::to_string(tid) + "/stat");
   // After the command's closing parenthesis: state ppid pgrp session tty_nr tpgid flags ...
   auto paren = stat.rfind(')');
   if (paren == std::string::npos) return false;  // gone meanwhile

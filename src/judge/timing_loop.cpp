@@ -119,7 +119,8 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
   };
   double start = now_seconds();
   for (uint64_t pair = 0;; ++pair) {
-    const bool baseline_first = baseline != nullptr && (random_bits(options.order_seed, pair) & 1) != 0;
+    const bool baseline_first =
+        baseline != nullptr && (random_bits(options.order_seed, pair) & 1) != 0;
     ++r.pairs;
     if (baseline_first) {
       ++r.baseline_first;

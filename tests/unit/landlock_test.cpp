@@ -24,7 +24,8 @@ bool kernel_has_landlock() {
 
 // What open(path, flags) does in a child confined by confine_files(readable, scratch): 0 when
 // it opens, else the errno; -1 when the confinement itself failed.
-int open_when_confined(const std::string& path, int flags, const std::vector<std::string>& readable = {},
+int open_when_confined(const std::string& path, int flags,
+                       const std::vector<std::string>& readable = {},
                        const std::vector<std::string>& scratch = {}) {
   pid_t pid = fork();
   if (pid == 0) {
@@ -41,7 +42,8 @@ int open_when_confined(const std::string& path, int flags, const std::vector<std
 class Landlock : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!kernel_has_landlock()) GTEST_SKIP() << "this kernel has no Landlock: the runner's files are not confined here";
+    if (!kernel_has_landlock())
+      GTEST_SKIP() << "this kernel has no Landlock: the runner's files are not confined here";
     dir_ = std::filesystem::temp_directory_path() / ("arena-landlock-" + std::to_string(getpid()));
     std::filesystem::create_directories(dir_);
     file_ = (dir_ / "cached.so").string();
