@@ -8,6 +8,7 @@
 # RESUME=run.tar.gz unpacks an earlier one and carries on with `arena run --resume`.
 #   STAGE=1 scripts/device_session.sh LOG_DIR     STAGE=2 scripts/device_session.sh LOG_DIR
 #   STAGE=3 DEADLINE=SECONDS scripts/device_session.sh LOG_DIR     STAGE=build: only the build
+#   STAGE=4: the profile round's test, then every GPU test but the trap set (after sandbox or timing changes)
 set -uo pipefail
 log=${1:-device-logs}
 mkdir -p "$log" && log=$(cd "$log" && pwd)
@@ -49,6 +50,14 @@ case ${STAGE:-1} in
   done
   ;;
 build) ;;
+4)
+  # Re-verification after a change to the sandbox or the timing loop: the profile round, then
+  # every other GPU test but the trap set (the red team included), one at a time.
+  (cd build && timeout 200 ctest -R CudaProfile --output-on-failure >"$log/profile_test.log" 2>&1)
+  grep -E "tests passed|Failed|Passed|SKIP" "$log/profile_test.log" | tail -8
+  (cd build && timeout $(( ${DEADLINE:-560} - SECONDS )) ctest -L gpu -E "CudaTrap|CudaProfile" --output-on-failure >"$log/gpu_tests.log" 2>&1)
+  grep -E "Test +#|tests passed|Failed" "$log/gpu_tests.log" | tail -40
+  ;;
 3)
   if [ -z "${RESUME:-}" ]; then
     (cd build && timeout 300 ctest -R CudaProfile --output-on-failure -V >"$log/profile_test.log" 2>&1) &
