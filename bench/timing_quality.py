@@ -9,12 +9,17 @@
            (--clock-control none): the relative difference per shape.
   latency  the wall time of one `arena eval` of a cached solution (warm) and of one with an
            empty compile cache (cold), and where the verdict says the seconds went.
+  aa       the solution judged against itself (--baseline the same file) R times, each run with
+           its own seed and its own runner processes: per shape every run's speedup (identical
+           code: 1 is the truth), their mean and spread, against the uncertainty each verdict
+           claimed (timing.speedup_uncertainty).
 
 Everything printed is also written as JSON with --json FILE. Python 3 standard library only.
 
   bench/timing_quality.py repeat  --task cuda/vector_add_f32 --solution tasks/cuda/vector_add_f32/starter.cu
   bench/timing_quality.py ncu     --task cuda/softmax_f32 --solution ... --kernel softmax
   bench/timing_quality.py latency --task cuda/vector_add_f32 --solution ...
+  bench/timing_quality.py aa      --task cuda/prefix_sum_i32 --solution ... --runs 5
 """
 
 import argparse
@@ -53,6 +58,8 @@ def shape_args(args):
         extra += ["--shape", s]
     if args.max_time:
         extra += ["--max-time", str(args.max_time)]
+    if args.warm:
+        extra += ["--warm"]
     return extra
 
 
@@ -160,20 +167,46 @@ def cmd_latency(args):
             "warm_wall_s": warm_wall, "cold_seconds": cold["seconds"], "warm_seconds": warm["seconds"]}
 
 
+def cmd_aa(args):
+    runs = []
+    for i in range(args.runs):
+        v, wall = arena_eval(args, shape_args(args) + ["--baseline", args.solution, "--seed", str(1000 + i)])
+        runs.append(v)
+        print("run %d/%d: %.1f s" % (i + 1, args.runs, wall), file=sys.stderr)
+    result = []
+    print("%-28s %9s %8s %8s %8s %9s  %s" % ("shape", "median", "mean", "sd", "max|d|", "claimed", "speedups"))
+    for k, s in enumerate(runs[0]["shapes"]):
+        timings = [r["shapes"][k].get("timing") or {} for r in runs]
+        speedups = [t["speedup"] for t in timings if t.get("speedup")]
+        if len(speedups) < 2:
+            continue
+        claimed = [t["speedup_uncertainty"] for t in timings if t.get("speedup_uncertainty") is not None]
+        row = {"shape": label(s), "median_ns": statistics.median(t["median_ns"] for t in timings if t),
+               "speedups": speedups, "mean": statistics.mean(speedups), "sd": statistics.stdev(speedups),
+               "max_abs_deviation": max(abs(x - 1) for x in speedups),
+               "claimed_uncertainty_median": statistics.median(claimed) if claimed else None}
+        result.append(row)
+        print("%-28s %9s %8.4f %7.2f%% %7.2f%% %8.2f%%  %s" % (
+            row["shape"], fmt_ns(row["median_ns"]), row["mean"], 100 * row["sd"], 100 * row["max_abs_deviation"],
+            100 * (row["claimed_uncertainty_median"] or 0), " ".join("%.3f" % x for x in speedups)))
+    return {"measure": "aa", "task": args.task, "solution": args.solution, "runs": args.runs, "shapes": result}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("measure", choices=["repeat", "ncu", "latency"])
+    ap.add_argument("measure", choices=["repeat", "ncu", "latency", "aa"])
     ap.add_argument("--task", required=True)
     ap.add_argument("--solution", required=True)
     ap.add_argument("--shape", action="append", help="as arena eval --shape (repeatable); default: the visible shapes")
-    ap.add_argument("--runs", type=int, default=5, help="repeat: separate arena eval runs")
+    ap.add_argument("--runs", type=int, default=5, help="repeat, aa: separate arena eval runs")
     ap.add_argument("--kernel", default=".*", help="ncu: regex of the solution's kernel names")
     ap.add_argument("--max-time", type=float, help="passed to arena eval")
+    ap.add_argument("--warm", action="store_true", help="passed to arena eval (caches not evicted)")
     ap.add_argument("--arena", default=os.path.join(os.path.dirname(__file__), "..", "build", "arena"))
     ap.add_argument("--ncu", default="ncu")
     ap.add_argument("--json", help="also write the result as JSON here")
     args = ap.parse_args()
-    result = {"repeat": cmd_repeat, "ncu": cmd_ncu, "latency": cmd_latency}[args.measure](args)
+    result = {"repeat": cmd_repeat, "ncu": cmd_ncu, "latency": cmd_latency, "aa": cmd_aa}[args.measure](args)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(result, f, indent=2)
