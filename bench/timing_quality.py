@@ -12,7 +12,8 @@
   aa       the solution judged against itself (--baseline the same file) R times, each run with
            its own seed and its own runner processes: per shape every run's speedup (identical
            code: 1 is the truth), their mean and spread, against the uncertainty each verdict
-           claimed (timing.speedup_uncertainty).
+           claimed (timing.speedup_uncertainty), how many runs' 1 lay within it (covered), and the
+           runner offset in ns that the spread beyond the claim implies (src/judge/runner_offset.hpp).
 
 Everything printed is also written as JSON with --json FILE. Python 3 standard library only.
 
@@ -174,7 +175,8 @@ def cmd_aa(args):
         runs.append(v)
         print("run %d/%d: %.1f s" % (i + 1, args.runs, wall), file=sys.stderr)
     result = []
-    print("%-28s %9s %8s %8s %8s %9s  %s" % ("shape", "median", "mean", "sd", "max|d|", "claimed", "speedups"))
+    print("%-28s %9s %8s %8s %8s %9s %7s %7s  %s" % ("shape", "median", "mean", "sd", "max|d|", "claimed",
+                                                    "offset", "covered", "speedups"))
     for k, s in enumerate(runs[0]["shapes"]):
         timings = [r["shapes"][k].get("timing") or {} for r in runs]
         speedups = [t["speedup"] for t in timings if t.get("speedup")]
@@ -185,10 +187,18 @@ def cmd_aa(args):
                "speedups": speedups, "mean": statistics.mean(speedups), "sd": statistics.stdev(speedups),
                "max_abs_deviation": max(abs(x - 1) for x in speedups),
                "claimed_uncertainty_median": statistics.median(claimed) if claimed else None}
+        # The runner offset (src/judge/runner_offset.hpp) this row implies: the speedups' sd less
+        # the part each eval's own CI claims (a 95 % half-width, so /1.96), per runner (/sqrt 2),
+        # in ns. With the judge's own offset in the claimed figure, this is what remains unclaimed.
+        within = (row["claimed_uncertainty_median"] or 0) / 1.96
+        row["offset_sd_ns"] = (max(0.0, row["sd"] ** 2 - within ** 2) ** 0.5) * row["median_ns"] / 2 ** 0.5
+        row["covered"] = sum(1 for t in timings if t.get("speedup") and t.get("speedup_uncertainty") is not None
+                             and abs(t["speedup"] - 1) <= t["speedup_uncertainty"])
         result.append(row)
-        print("%-28s %9s %8.4f %7.2f%% %7.2f%% %8.2f%%  %s" % (
+        print("%-28s %9s %8.4f %7.2f%% %7.2f%% %8.2f%% %7.0f %5d/%d  %s" % (
             row["shape"], fmt_ns(row["median_ns"]), row["mean"], 100 * row["sd"], 100 * row["max_abs_deviation"],
-            100 * (row["claimed_uncertainty_median"] or 0), " ".join("%.3f" % x for x in speedups)))
+            100 * (row["claimed_uncertainty_median"] or 0), row["offset_sd_ns"], row["covered"], len(speedups),
+            " ".join("%.3f" % x for x in speedups)))
     return {"measure": "aa", "task": args.task, "solution": args.solution, "runs": args.runs, "shapes": result}
 
 

@@ -15,6 +15,7 @@
 #include "judge/lane.hpp"
 #include "judge/random.hpp"
 #include "judge/reordering.hpp"
+#include "judge/runner_offset.hpp"
 #include "judge/sanitizer_run.hpp"
 #include "judge/timer_check.hpp"
 #include "judge/timing_loop.hpp"
@@ -456,6 +457,8 @@ class Judge {
     if (!r.baseline.runner_ns.empty()) tm.baseline = summarize(r.baseline.runner_ns);
     if (baseline_ok && tm.candidate.median > 0)
       tm.speedup = tm.baseline->median / tm.candidate.median;
+    if (auto name = v_.device.find("name"); name != v_.device.end())
+      tm.runner_offset_sd_ns = runner_offset_sd_ns(name->second);
     const Bindings b = task_.bind(shape);
     const double flops = task_.flops.eval(b), bytes = task_.bytes.eval(b);
     double secs = tm.candidate.median * 1e-9;

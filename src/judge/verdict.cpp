@@ -2,11 +2,15 @@
 
 #include <cmath>
 
+#include "judge/runner_offset.hpp"
+
 namespace arena {
 
 std::optional<double> Timing::speedup_uncertainty() const {
   if (!speedup || !baseline) return std::nullopt;
-  return std::hypot(candidate.relative_ci_half_width(), baseline->relative_ci_half_width());
+  const double offset = runner_offset_uncertainty(runner_offset_sd_ns.value_or(0), candidate.median,
+                                                  baseline->median);
+  return std::hypot(candidate.relative_ci_half_width(), baseline->relative_ci_half_width(), offset);
 }
 
 std::string_view failure_class_name(FailureClass c) {

@@ -44,7 +44,10 @@ struct Timing {
   int pairs = 0;                  // timed pairs of calls (with a baseline: one call each)
   int baseline_first = 0;         // ... in which the baseline was called first (drawn at random)
   std::optional<double> speedup;  // baseline median / candidate median
-  // How uncertain the speedup is, relative: the two medians' CI half-widths combined.
+  // The device's measured runner offset (judge/runner_offset.hpp), ns; nullopt where unmeasured.
+  std::optional<double> runner_offset_sd_ns;
+  // How uncertain the speedup is, relative (95 %): the two medians' CI half-widths and the
+  // runner offset's part combined.
   std::optional<double> speedup_uncertainty() const;
   double gflops = 0;              // from the task's flops expression
   double gbytes_per_s = 0;        // from the task's bytes expression

@@ -96,6 +96,7 @@ json shape_json(const ShapeVerdict& s) {
     if (t.baseline) j["timing"]["baseline"]["roofline_fraction"] = optional_number(t.baseline_roofline_fraction);
     j["timing"]["speedup"] = optional_number(t.speedup);
     j["timing"]["speedup_uncertainty"] = optional_number(t.speedup_uncertainty());
+    j["timing"]["runner_offset_sd_ns"] = optional_number(t.runner_offset_sd_ns);
     j["timing"]["gflops"] = t.gflops;
     j["timing"]["gbytes_per_s"] = t.gbytes_per_s;
     j["timing"]["roofline_fraction"] = optional_number(t.roofline_fraction);

@@ -63,6 +63,25 @@ TEST(EpisodeOutcome, MoreShapesNarrowTheGeomeansUncertainty) {
   EXPECT_NEAR(*eight.speedup_uncertainty, 0.02 * std::sqrt(2.0) / std::sqrt(8.0), 1e-9);
 }
 
+TEST(EpisodeOutcome, AShortKernelsGainWithinTheRunnerOffsetIsNoGain) {
+  // 4 us medians known to +-0.5 % within the eval: 1.03x is beyond that, but not beyond what two
+  // runner processes of identical code differ by on a device with a 120 ns runner offset.
+  Verdict v = verdict(1.03, 0.005, 4);
+  for (auto& s : v.shapes)
+    if (s.timing) {
+      s.timing->candidate.median = 4000;
+      s.timing->runner_offset_sd_ns = 120;
+    }
+  EpisodeResult r;
+  add_final_verdict(r, v);
+  EXPECT_EQ(r.outcome, "no_gain");
+  for (auto& s : v.shapes)
+    if (s.timing) s.timing->runner_offset_sd_ns.reset();
+  EpisodeResult unmeasured;
+  add_final_verdict(unmeasured, v);
+  EXPECT_EQ(unmeasured.outcome, "improved");
+}
+
 TEST(EpisodeOutcome, SlowerIsNoGain) {
   EpisodeResult r;
   add_final_verdict(r, verdict(0.8, 0.001));
