@@ -1,7 +1,9 @@
 #include "arena_signature.h"
 
 // softmax_f32 starter: row by row, three plain passes (max, exp and sum, normalize),
-// single-threaded, fp32 throughout. Correct for every shape; make it faster.
+// single-threaded, fp32 except the row sum, which one sequential chain accumulates in double: in
+// fp32 a chain over a long row (cols = 262144, inputs 100x larger) drifts past the tolerance, as
+// terms below half an ulp of the sum are dropped. Correct for every shape; make it faster.
 
 #include <cmath>
 
@@ -12,12 +14,13 @@ extern "C" void softmax_f32(const float* x, float* y, int64_t rows, int64_t cols
     float m = xr[0];
     for (int64_t c = 1; c < cols; ++c)
       if (xr[c] > m) m = xr[c];
-    float sum = 0.0f;
+    double sum = 0.0;
     for (int64_t c = 0; c < cols; ++c) {
       float e = std::exp(xr[c] - m);
       yr[c] = e;
       sum += e;
     }
-    for (int64_t c = 0; c < cols; ++c) yr[c] = yr[c] / sum;
+    const float s = static_cast<float>(sum);
+    for (int64_t c = 0; c < cols; ++c) yr[c] = yr[c] / s;
   }
 }
