@@ -25,7 +25,8 @@ struct TasksOptions {
   std::string suite;
   std::string name;
   std::vector<std::string> names;
-  std::optional<uint64_t> seed;  // show: also the held-out shapes this seed draws
+  std::optional<uint64_t> seed;  // show: also the held-out shapes this seed draws; check: its seed
+  int heldout_seeds = 5;         // check: seeds whose held-out shapes the starter is judged on
 };
 
 std::vector<std::string> ids_for(const TasksOptions& o, const std::filesystem::path& root) {
@@ -89,8 +90,10 @@ int run_show(const TasksOptions& o, const GlobalOptions& g) {
 }
 
 // One task: every declared shape legal, tolerances sane, degenerate outputs rejected, and the
-// starter judged correct against the reference on every visible shape.
-std::vector<std::string> check_task(const std::string& id, const std::filesystem::path& root, const GlobalOptions& g,
+// starter judged correct against the reference on every visible shape, the largest legal one and
+// the held-out shapes of `heldout_seeds` seeds.
+std::vector<std::string> check_task(const std::string& id, const std::filesystem::path& root,
+                                    const GlobalOptions& g, uint64_t seed, int heldout_seeds,
                                     std::string& reference_note) {
   std::vector<std::string> problems;
   Task t = load_task(resolve_task(id, root));
@@ -105,7 +108,6 @@ std::vector<std::string> check_task(const std::string& id, const std::filesystem
   if (!problems.empty()) return problems;
 
   auto backend = backend_for(t, g);
-  uint64_t seed = secret_seed();
   for (const auto& s : t.visible)
     for (const auto& p : audit_degenerate_outputs(t, *backend, s, seed)) problems.push_back(p);
   if (t.host_reference) {
@@ -138,6 +140,18 @@ std::vector<std::string> check_task(const std::string& id, const std::filesystem
                          s.shape.label() + ": " + std::string(failure_class_name(s.failure)) + ": " + s.message);
   if (!v.internal_error.empty()) problems.push_back("internal error: " + v.internal_error);
 
+  // The starter on the held-out shapes of several seeds, as `arena eval --shapes heldout` judges
+  // them: drawn shapes (edge, asymmetric, ...) and input seeds that the visible shapes never try.
+  const bool has_heldout = !t.heldout.shapes.empty() || t.heldout.count > 0;
+  if (v.compile.ok && v.internal_error.empty() && has_heldout && heldout_seeds > 0) {
+    std::vector<uint64_t> seeds;
+    for (int k = 0; k < heldout_seeds; ++k) seeds.push_back(seed + static_cast<uint64_t>(k));
+    auto progress = [&](const std::string& line) {
+      if (!g.quiet) std::cerr << "  .. " << t.id << ": " << line << "\n";
+    };
+    for (const auto& p : audit_starter_heldout(t, *backend, seeds, progress)) problems.push_back(p);
+  }
+
   // A spec2cuda stub compiles (the agent starts from it) and fails (it is not a solution).
   if (t.stub) {
     JudgeOptions so;
@@ -159,13 +173,16 @@ int run_check(const TasksOptions& o, const GlobalOptions& g) {
   Table t({"task", "result", "reference validated", "seconds"});
   int failed = 0;
   std::string details;
+  // One seed for every task: inputs of the visible checks, and the first of the held-out seeds
+  // (seed, seed + 1, ...). Printed at the end, so that --seed repeats a run.
+  const uint64_t seed = o.seed ? *o.seed : secret_seed();
   for (const auto& id : ids) {
     if (!g.quiet) std::cerr << "  .. checking " << id << "\n";
     double start = now_seconds();
     std::vector<std::string> problems;
     std::string reference_note = "-";
     try {
-      problems = check_task(id, root, g, reference_note);
+      problems = check_task(id, root, g, seed, o.heldout_seeds, reference_note);
     } catch (const InputError& e) {
       problems.push_back(e.what());
     }
@@ -175,8 +192,15 @@ int run_check(const TasksOptions& o, const GlobalOptions& g) {
     for (const auto& p : problems) details += "  " + id + ": " + p + "\n";
   }
   std::cout << t.render() << details;
-  std::cout << (failed == 0 ? "all " + std::to_string(ids.size()) + " tasks are sound\n"
-                            : std::to_string(failed) + " of " + std::to_string(ids.size()) + " tasks have problems\n");
+  std::cout << (failed == 0 ? "all " + std::to_string(ids.size()) + " tasks are sound"
+                            : std::to_string(failed) + " of " + std::to_string(ids.size()) +
+                                  " tasks have problems")
+            << " (seed " << seed
+            << (o.heldout_seeds > 0
+                    ? "; held-out shapes of seeds " + std::to_string(seed) + " to " +
+                          std::to_string(seed + static_cast<uint64_t>(o.heldout_seeds - 1))
+                    : std::string())
+            << "; --seed repeats it)\n";
   return failed == 0 ? kExitCorrect : kExitNotCorrect;
 }
 
@@ -191,10 +215,23 @@ Runner add_tasks_command(CLI::App& app, const GlobalOptions& global) {
   CLI::App* show = cmd->add_subcommand("show", "Show one task: signature, params, tensors, shapes");
   show->add_option("name", o->name, "Task name or directory")->required();
   show->add_option("--seed", o->seed, "Also list the held-out shapes this seed draws (as arena eval --shapes heldout --seed)");
-  CLI::App* check = cmd->add_subcommand(
-      "check", "Prove tasks sound: legal shapes, sane tolerances, degenerate outputs rejected, reference validated, starter == reference on the visible shapes and the largest legal one");
+  CLI::App* check =
+      cmd->add_subcommand("check",
+                          "Prove tasks sound: legal shapes, sane tolerances, degenerate outputs "
+                          "rejected, reference validated, starter == "
+                          "reference on the visible shapes, the largest legal one and the held-out "
+                          "shapes of several seeds");
   check->add_option("names", o->names, "Task names (default: all, or --suite)");
   check->add_option("--suite", o->suite, "Check the tasks of this suite");
+  check
+      ->add_option(
+          "--heldout-seeds", o->heldout_seeds,
+          "Seeds whose held-out shapes (and inputs) the starter is judged on; 0 skips that step")
+      ->check(CLI::Range(0, 100))
+      ->capture_default_str();
+  check->add_option(
+      "--seed", o->seed,
+      "Seed of the inputs and the first held-out seed (default: a fresh one, printed at the end)");
   check->footer("Exit codes: 0 all sound, 1 some task has problems, 2 input error, 3 internal error.");
   auto to = std::make_shared<TasksTableOptions>();
   CLI::App* table = cmd->add_subcommand(

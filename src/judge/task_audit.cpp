@@ -1,14 +1,17 @@
 #include "judge/task_audit.hpp"
 
 #include <cstring>
+#include <map>
 
 #include "core/error.hpp"
 #include "core/subprocess.hpp"
 #include "judge/checker.hpp"
 #include "judge/input_generator.hpp"
+#include "judge/judge.hpp"
 #include "judge/lane.hpp"
 #include "judge/random.hpp"
 #include "judge/reordering.hpp"
+#include "judge/shape_selection.hpp"
 
 namespace arena {
 
@@ -82,6 +85,63 @@ std::vector<std::string> audit_degenerate_outputs(const Task& task, const Backen
                            std::to_string(c.elements) + " elements differ): the task is not equivariant along them; "
                            "fix or remove 'equivariant'");
     }
+  }
+  return problems;
+}
+
+std::vector<std::string> audit_starter_heldout(
+    const Task& task, const Backend& backend, const std::vector<uint64_t>& seeds,
+    const std::function<void(const std::string&)>& progress) {
+  struct Failure {
+    std::string first;  // the problem under the first seed that failed the shape
+    int more_seeds = 0;
+  };
+  std::map<std::string, Failure> failures;  // by shape label
+  std::vector<std::string> order;           // labels in the order they first failed
+  const std::string source = read_file(task.starter);
+  for (size_t k = 0; k < seeds.size(); ++k) {
+    JudgeOptions jo;
+    jo.seed = seeds[k];
+    jo.seed_was_given = true;
+    jo.timing = false;
+    jo.shapes = select_shapes(task, "heldout", seeds[k]);
+    if (progress)
+      progress("starter on held-out shapes, seed " + std::to_string(k + 1) + "/" +
+               std::to_string(seeds.size()) + " (" + std::to_string(seeds[k]) + ", " +
+               std::to_string(jo.shapes.size()) + " shapes)");
+    Verdict v = judge_solution(task, backend, task.starter.string(), source, jo);
+    if (!v.compile.ok) return {"the starter does not compile:\n" + v.compile.log};
+    if (!v.internal_error.empty())
+      return {"internal error judging the starter on the held-out shapes of seed " +
+              std::to_string(seeds[k]) + ": " + v.internal_error};
+    for (const auto& s : v.shapes) {
+      if (s.correct) continue;
+      const std::string label = s.shape.label();
+      auto it = failures.find(label);
+      if (it != failures.end()) {
+        ++it->second.more_seeds;
+        continue;
+      }
+      order.push_back(label);
+      failures[label].first =
+          "the starter fails at held-out shape " + label + " (" + s.category + ") under seed " +
+          std::to_string(seeds[k]) +
+          (s.magnitude > 1 ? " on its inputs " + std::to_string(static_cast<int64_t>(s.magnitude)) +
+                                 "x larger (heldout.magnitude)"
+                           : "") +
+          ": " + std::string(failure_class_name(s.failure)) + ": " + s.message +
+          "\n    reproduce: arena eval --task " + task.dir.string() + " --solution " +
+          task.starter.string() + " --shapes heldout --seed " + std::to_string(seeds[k]) +
+          " --no-timing";
+    }
+  }
+  std::vector<std::string> problems;
+  for (const auto& label : order) {
+    const Failure& f = failures[label];
+    problems.push_back(
+        f.first + (f.more_seeds > 0 ? "\n    (it fails under " + std::to_string(f.more_seeds) +
+                                          " more of the " + std::to_string(seeds.size()) + " seeds)"
+                                    : ""));
   }
   return problems;
 }

@@ -37,13 +37,46 @@ TEST(TasksCommand, ANameTwoBackendsShareIsAmbiguous) {
 TEST(TasksCommand, CheckPassesASoundTask) {
   // The real tasks, vector_add up to its largest legal shape (n = 67M): ~30 s in the normal
   // build, over 300 s in the unoptimized ASan build on a loaded two-core machine.
-  auto r = run_arena({"-q", "tasks", "check", "cpu/vector_add_f32", "cpu/prefix_sum_i32"}, false, 1200);
+  // One held-out seed: each one judges the starter on ten more shapes, some as large.
+  auto r = run_arena(
+      {"-q", "tasks", "check", "cpu/vector_add_f32", "cpu/prefix_sum_i32", "--heldout-seeds", "1"},
+      false, 1200);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("all 2 tasks are sound"), std::string::npos) << r.output;
 }
 
-testing::ArenaRun check_copy(const testing::TaskCopy& t) {
-  return run_arena({"-q", "--tasks-dir", t.root(), "tasks", "check", "cpu/vector_add_f32"});
+testing::ArenaRun check_copy(const testing::TaskCopy& t, int heldout_seeds = 1) {
+  return run_arena({"-q", "--tasks-dir", t.root(), "tasks", "check", "cpu/vector_add_f32",
+                    "--heldout-seeds", std::to_string(heldout_seeds)});
+}
+
+TEST(TasksCommand, CheckRejectsAStarterWrongOnlyOnHeldOutShapes) {
+  // Correct on every visible shape and the largest legal one, wrong below n = 1000000: only the
+  // held-out shapes find it (n = 65537 is declared, so every seed draws it).
+  testing::TaskCopy t;
+  t.replace_file("starter.cpp",
+                 std::string(ARENA_TEST_DATA) + "/broken/cpu/wrong_below_visible.cpp");
+  auto r = run_arena({"-q", "--tasks-dir", t.root(), "tasks", "check", "cpu/vector_add_f32",
+                      "--seed", "7", "--heldout-seeds", "2"});
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("cpu/vector_add_f32: the starter fails at held-out shape n=65537 "
+                          "(production) under seed 7"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("wrong_values"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--shapes heldout --seed 7 --no-timing"), std::string::npos)
+      << "the command that reproduces it\n"
+      << r.output;
+  EXPECT_NE(r.output.find("(it fails under 1 more of the 2 seeds)"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("the starter fails at n="), std::string::npos)
+      << "the visible shapes pass\n"
+      << r.output;
+  EXPECT_NE(r.output.find("(seed 7; held-out shapes of seeds 7 to 8"), std::string::npos)
+      << r.output;
+
+  // Without the held-out step, the task looks sound: this is what only that step catches.
+  auto skipped = check_copy(t, 0);
+  EXPECT_EQ(skipped.exit_code, 0) << skipped.output;
 }
 
 TEST(TasksCommand, CheckRejectsAStarterThatDisagreesWithTheReference) {
