@@ -333,12 +333,12 @@ class Judge {
     add_seconds("runner_start", t);
 
     t = now_seconds();
-    // Fresh input content for every timed call where the task is equivariant: each call of the
-    // candidate gets the inputs reordered anew (the baseline's next call the same ones), and its
-    // output is put back in order before the check (judge/reordering). A graph replays one input.
+    // Fresh input content for every timed call where the task is equivariant: each pair of calls
+    // gets the inputs reordered anew (candidate and baseline the same ones), and the outputs are
+    // put back in order before the check (judge/reordering). A graph replays one input.
     const bool fresh = !task_.equivariant.empty() && options_.graph_launches <= 1;
     std::vector<HostBuffer> current_inputs = inputs;  // what the candidate was given last
-    Reordering candidate_order, baseline_order;
+    Reordering pair_order, candidate_order, baseline_order;
     uint64_t draws = 0;
     const uint64_t order_key = stream_key(sv.seeds.back(), 0xF8E5);
     std::vector<HostBuffer> in_order(task_.tensors.size());
@@ -387,17 +387,18 @@ class Judge {
                          [this] { return backend_.telemetry(); },
                          options_.graph_launches,
                          {},
+                         {},
                          stream_key(sv.seeds.back(), 0x0DE5)};
     if (fresh) {
+      // Both calls of a pair get the same new inputs, drawn before the pair: each side's call is
+      // then preceded by the same host work (an upload), whichever comes first.
+      lo.before_pair = [&] {
+        pair_order = draw_reordering(task_, shape, stream_key(order_key, draws++));
+        current_inputs = reorder_inputs(task_, shape, pair_order, inputs);
+      };
       lo.before_call = [&](Lane& lane) {
-        if (&lane == candidate_.get()) {
-          candidate_order = draw_reordering(task_, shape, stream_key(order_key, draws++));
-          current_inputs = reorder_inputs(task_, shape, candidate_order, inputs);
-          lane.write_inputs(current_inputs);
-        } else {
-          baseline_order = candidate_order;
-          lane.write_inputs(current_inputs);
-        }
+        (&lane == candidate_.get() ? candidate_order : baseline_order) = pair_order;
+        lane.write_inputs(current_inputs);
       };
     }
     TimingLoopResult r = run_timing_loop(*candidate_, base, lo, check);

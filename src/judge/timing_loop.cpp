@@ -76,6 +76,7 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
   };
 
   // Warm-up: one call each, the same as a timed call, then discarded.
+  if (options.before_pair) options.before_pair();
   CallOutcome failure;
   if (!timed_call(candidate, nullptr, &failure)) {
     r.candidate_failure = failure;
@@ -122,6 +123,7 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
     const bool baseline_first =
         baseline != nullptr && (random_bits(options.order_seed, pair) & 1) != 0;
     ++r.pairs;
+    if (options.before_pair) options.before_pair();
     if (baseline_first) {
       ++r.baseline_first;
       call_baseline();

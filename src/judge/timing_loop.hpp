@@ -79,7 +79,12 @@ struct TimingLoopOptions {
   // --graph: each sample is one replay of this many calls captured into a CUDA graph; every
   // time of a sample is then divided by it (per call). 0: one plain call per sample.
   int graph_launches = 0;
-  // Called before every call of either lane, warm-up included (fresh inputs: judge/reordering).
+  // Called before each pair of timed calls (and once before the warm-ups), then before every
+  // call of either lane, warm-up included (fresh inputs: judge/reordering). Work that readies a
+  // pair (drawing new inputs) belongs in before_pair, so that what precedes each side's call is
+  // the same: host work before only one side's call leaves the device idle before it, and a
+  // device just idle runs the next kernel measurably slower (docs/timing.md, A/A).
+  std::function<void()> before_pair;
   std::function<void(Lane&)> before_call;
   // Draws which side of each pair is called first.
   uint64_t order_seed = 0;
