@@ -83,7 +83,8 @@ struct ShapeVerdict {
   std::optional<bool> deterministic;
   int64_t bitwise_differences = 0;   // between two runs on the same inputs, within tolerance
   std::optional<Timing> timing;
-  // Held-out shapes: whether the baseline is correct here too (its quadrant with the candidate).
+  // Held-out shapes: whether the baseline is correct here too (its quadrant with the candidate):
+  // on every input the candidate was judged on (all its seeds, or up to the one it failed on).
   std::optional<bool> baseline_correct;
   double magnitude = 1;  // > 1: its last seed's float inputs were this many times larger (stress)
   // Why it failed, with evidence, when it did (src/judge/failure_explanation): a kind

@@ -145,6 +145,25 @@ TEST(Eval, JsonToStdoutKeepsTheTableOnStderr) {
   EXPECT_NO_THROW(nlohmann::json::parse(r.output.substr(brace)));
 }
 
+TEST(Eval, ABaselineFailingTheStressSeedMakesNoRegression) {
+  // softmax without the max passes small inputs and overflows on the held-out stress seed (the
+  // last, 100x larger inputs). As its own baseline, the baseline fails exactly where it does:
+  // both fail, never a regression (the baseline was once judged on the first seed only).
+  const std::string trap = source_path("tests/generalization/cpu/softmax_no_max.cpp");
+  auto r = run_arena({"-q", "eval", "-t", "cpu/softmax_f32", "-s", trap, "--baseline", trap, "--shapes",
+                      "heldout", "--seed", "3", "--no-timing"},
+                     true, 900);
+  ASSERT_TRUE(r.verdict.is_object()) << r.output;
+  int failed = 0;
+  for (const auto& s : r.verdict["shapes"]) {
+    if (s["status"] == "pass") continue;
+    ++failed;
+    EXPECT_EQ(s["baseline_correct"], false) << s["params"].dump() << ": the same code failed here";
+  }
+  EXPECT_GT(failed, 0) << r.output;
+  EXPECT_EQ(r.verdict["summary"]["heldout"]["regression"].get<int>(), 0) << r.output;
+}
+
 TEST(Report, SumsTheHeldoutQuadrantsOverVerdicts) {
   // The GEMM trap that needs K >= 64 passes the visible shapes and regresses on held-out K < 64.
   const auto dir = std::filesystem::temp_directory_path() / ("arena-report-" + std::to_string(getpid()));
