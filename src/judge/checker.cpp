@@ -45,6 +45,7 @@ struct ChunkCheck {
   double max_abs_error = 0, max_rel_error = 0;
   std::optional<Mismatch> first;
   bool all_tail = true, all_zero = true, all_same = true;
+  bool all_tail_long = true;  // all_tail counting only the dimensions longer than 1
 };
 
 ChunkCheck check_chunk(const TensorSpec& spec, const std::vector<int64_t>& dims, const void* got, const void* expected,
@@ -68,10 +69,15 @@ ChunkCheck check_chunk(const TensorSpec& spec, const std::vector<int64_t>& dims,
       if (e != 0) r.max_rel_error = std::max(r.max_rel_error, abs / std::fabs(e));
     }
     std::vector<int64_t> coords = unravel(i, dims);
-    if (r.all_tail) {
-      bool tail = false;
-      for (size_t k = 0; k < dims.size(); ++k) tail = tail || in_tail(coords[k], dims[k]);
-      r.all_tail = tail;
+    if (r.all_tail || r.all_tail_long) {
+      bool tail = false, tail_long = false;
+      for (size_t k = 0; k < dims.size(); ++k) {
+        const bool t = in_tail(coords[k], dims[k]);
+        tail = tail || t;
+        tail_long = tail_long || (dims[k] > 1 && t);
+      }
+      r.all_tail = r.all_tail && tail;
+      r.all_tail_long = r.all_tail_long && tail_long;
     }
     if (!r.first) r.first = Mismatch{i, coords, g, e, bound, unwritten};
   }
@@ -98,7 +104,7 @@ OutputCheck check_output(const TensorSpec& spec, const std::vector<int64_t>& dim
   size_t used = parallel_chunks(n, [&](size_t c, int64_t begin, int64_t end) {
     parts[c] = check_chunk(spec, dims, got, expected, tol, poison, first_value, begin, end);
   });
-  bool all_tail = true, all_zero = true, all_same = true;
+  bool all_tail = true, all_tail_long = true, all_zero = true, all_same = true;
   for (size_t c = 0; c < used; ++c) {
     const ChunkCheck& p = parts[c];
     r.mismatches += p.mismatches;
@@ -108,10 +114,15 @@ OutputCheck check_output(const TensorSpec& spec, const std::vector<int64_t>& dim
     r.max_rel_error = std::max(r.max_rel_error, p.max_rel_error);
     if (!r.first && p.first) r.first = p.first;
     all_tail = all_tail && p.all_tail;
+    all_tail_long = all_tail_long && p.all_tail_long;
     all_zero = all_zero && p.all_zero;
     all_same = all_same && p.all_same;
   }
   if (r.mismatches > 0) {
+    // A dimension of size 1 is in its own tail (its only index is its last): that names a
+    // partial tile only when the whole tensor is wrong (rows = 1 under a rows-by-4 kernel); a
+    // part of a 1 x N row wrong is placed by its other dimensions.
+    if (r.mismatches < n) all_tail = all_tail_long;
     r.where = r.mismatches * 2 > n ? "everywhere" : (all_tail ? "tail" : "interior");
     r.only_tail = all_tail;
     if (r.unwritten == n) {

@@ -61,6 +61,24 @@ TEST(Checker, MismatchesInTheLastPartialTileAreTail) {
   EXPECT_EQ(check_output(fp32_output(), {100}, g.data(), e.data(), kTol, kPoison).where, "tail");
 }
 
+TEST(Checker, ADimensionOfOneIsATailOnlyWhenAllOfItIsWrong) {
+  // One row: its index 0 is also its last, which made every mismatch of a 1 x N output "tail"
+  // (a reduction error in the middle of the row explained as a missing bounds check).
+  auto e = ramp(1000);
+  auto g = e;
+  g[421] = 0;
+  g[700] = 0;
+  EXPECT_EQ(check_output(fp32_output(), {1, 1000}, g.data(), e.data(), kTol, kPoison).where, "interior");
+  g = e;
+  g[999] = 0;  // past 31 x 32 in the row: still the row's tail
+  EXPECT_EQ(check_output(fp32_output(), {1, 1000}, g.data(), e.data(), kTol, kPoison).where, "tail");
+  // The whole of a 1 x N output wrong, or a single element: its rows' (its) partial tile.
+  std::vector<float> zeros(1000, 0.0f);
+  EXPECT_TRUE(check_output(fp32_output(), {1, 1000}, zeros.data(), e.data(), kTol, kPoison).only_tail);
+  std::vector<float> one = {1.0f}, zero = {0.0f};
+  EXPECT_TRUE(check_output(fp32_output(), {1}, zero.data(), one.data(), kTol, kPoison).only_tail);
+}
+
 TEST(Checker, NamesDegeneratePatterns) {
   auto e = ramp(64);
   std::vector<float> zeros(64, 0.0f), constant(64, 3.0f), unwritten(64);
