@@ -342,7 +342,7 @@ class Judge {
     // put back in order before the check (judge/reordering). A graph replays one input.
     const bool fresh = !task_.equivariant.empty() && options_.graph_launches <= 1;
     std::vector<HostBuffer> current_inputs = inputs;  // what the candidate was given last
-    Reordering pair_order, candidate_order, baseline_order;
+    Reordering pair_order;  // the inputs' order of the last pair, both sides' (empty: as drawn)
     uint64_t draws = 0;
     const uint64_t order_key = stream_key(sv.seeds.back(), 0xF8E5);
     std::vector<HostBuffer> in_order(task_.tensors.size());
@@ -362,7 +362,7 @@ class Judge {
       for (size_t i = 0; i < task_.tensors.size(); ++i) {
         const auto& spec = task_.tensors[i];
         if (spec.role != Role::kOutput) continue;
-        const void* got = output_in_order(*candidate_, candidate_order, i);
+        const void* got = output_in_order(*candidate_, pair_order, i);
         if (parallel_equal(got, verified[i].data(), verified[i].size())) continue;
         OutputCheck c = check_output(spec, candidate_->dims()[i], got, expected[i].data(),
                                      task_.tolerance_for(spec, shape), candidate_->poison(i));
@@ -375,7 +375,7 @@ class Judge {
           const auto& spec = task_.tensors[i];
           if (spec.role != Role::kOutput) continue;
           OutputCheck c =
-              check_output(spec, base->dims()[i], output_in_order(*base, baseline_order, i),
+              check_output(spec, base->dims()[i], output_in_order(*base, pair_order, i),
                            expected[i].data(), task_.tolerance_for(spec, shape), base->poison(i));
           if (!c.ok())
             v_.flags.push_back({"baseline_incorrect", shape.label(),
@@ -400,10 +400,7 @@ class Judge {
         pair_order = draw_reordering(task_, shape, stream_key(order_key, draws++));
         current_inputs = reorder_inputs(task_, shape, pair_order, inputs);
       };
-      lo.before_call = [&](Lane& lane) {
-        (&lane == candidate_.get() ? candidate_order : baseline_order) = pair_order;
-        lane.write_inputs(current_inputs);
-      };
+      lo.before_call = [&](Lane& lane) { lane.write_inputs(current_inputs); };
     }
     TimingLoopResult r = run_timing_loop(*candidate_, base, lo, check);
     add_seconds("timing", t);
