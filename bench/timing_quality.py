@@ -12,8 +12,9 @@
   aa       the solution judged against itself (--baseline the same file) R times, each run with
            its own seed and its own runner processes: per shape every run's speedup (identical
            code: 1 is the truth), their mean and spread, against the uncertainty each verdict
-           claimed (timing.speedup_uncertainty), how many runs' 1 lay within it (covered), and the
-           runner offset in ns that the spread beyond the claim implies (src/judge/runner_offset.hpp).
+           claimed (timing.speedup_uncertainty, log scale), how many runs' 1 lay within it
+           (covered: |ln speedup| <= the claim), and the runner offset in ns that the spread
+           beyond the claim implies (src/judge/runner_offset.hpp).
 
 Everything printed is also written as JSON with --json FILE. Python 3 standard library only.
 
@@ -27,6 +28,7 @@ import argparse
 import csv
 import io
 import json
+import math
 import os
 import shutil
 import statistics
@@ -193,7 +195,7 @@ def cmd_aa(args):
         within = (row["claimed_uncertainty_median"] or 0) / 1.96
         row["offset_sd_ns"] = (max(0.0, row["sd"] ** 2 - within ** 2) ** 0.5) * row["median_ns"] / 2 ** 0.5
         row["covered"] = sum(1 for t in timings if t.get("speedup") and t.get("speedup_uncertainty") is not None
-                             and abs(t["speedup"] - 1) <= t["speedup_uncertainty"])
+                             and abs(math.log(t["speedup"])) <= t["speedup_uncertainty"])
         result.append(row)
         print("%-28s %9s %8.4f %7.2f%% %7.2f%% %8.2f%% %7.0f %5d/%d  %s" % (
             row["shape"], fmt_ns(row["median_ns"]), row["mean"], 100 * row["sd"], 100 * row["max_abs_deviation"],

@@ -43,7 +43,7 @@ struct EpisodeResult {
   std::optional<bool> correct_visible, correct_heldout;
   std::optional<double> speedup;  // geomean over visible shapes; nullopt when none counted
   std::optional<double> speedup_heldout;
-  // The visible geomean's relative uncertainty (Verdict::geomean_speedup_uncertainty).
+  // The visible geomean's uncertainty, log scale (Verdict::geomean_speedup_uncertainty).
   std::optional<double> speedup_uncertainty;
   bool speedup_voided = false;
   std::string failure_class;  // of the final verdict; "" when correct

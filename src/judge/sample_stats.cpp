@@ -6,6 +6,11 @@
 
 namespace arena {
 
+double SampleSummary::log_ci_half_width() const {
+  if (ci_low <= 0 || ci_high <= 0) return relative_ci_half_width();
+  return std::log(ci_high / ci_low) / 2;
+}
+
 SampleSummary summarize(std::vector<double> samples) {
   SampleSummary s;
   s.count = static_cast<int>(samples.size());

@@ -10,7 +10,7 @@ std::optional<double> Timing::speedup_uncertainty() const {
   if (!speedup || !baseline) return std::nullopt;
   const double offset = runner_offset_uncertainty(runner_offset_sd_ns.value_or(0), candidate.median,
                                                   baseline->median);
-  return std::hypot(candidate.relative_ci_half_width(), baseline->relative_ci_half_width(), offset);
+  return std::hypot(candidate.log_ci_half_width(), baseline->log_ci_half_width(), offset);
 }
 
 std::string_view failure_class_name(FailureClass c) {

@@ -46,8 +46,9 @@ struct Timing {
   std::optional<double> speedup;  // baseline median / candidate median
   // The device's measured runner offset (judge/runner_offset.hpp), ns; nullopt where unmeasured.
   std::optional<double> runner_offset_sd_ns;
-  // How uncertain the speedup is, relative (95 %): the two medians' CI half-widths and the
-  // runner offset's part combined.
+  // How uncertain the speedup is (95 %), on a log scale: the speedup lies within
+  // [speedup * e^-u, speedup * e^u]. The two medians' log CI half-widths and the runner offset's
+  // part combined in quadrature; for small u it reads as a relative half-width (0.01 = +-1 %).
   std::optional<double> speedup_uncertainty() const;
   double gflops = 0;              // from the task's flops expression
   double gbytes_per_s = 0;        // from the task's bytes expression
@@ -166,7 +167,8 @@ struct Verdict {
   std::optional<bool> correct_on(const std::string& set) const;
   // Geometric mean of the counted speedups of a set; nullopt when none was measured.
   std::optional<double> geomean_speedup(const std::string& set) const;
-  // How uncertain that geomean is, relative: sqrt(sum of the shapes' squared uncertainties) / n.
+  // How uncertain that geomean is, on the same log scale: sqrt(sum of the shapes' squared
+  // uncertainties) / n (the geomean is the mean of the logs).
   std::optional<double> geomean_speedup_uncertainty(const std::string& set) const;
   // The first failure, in shape order; kCompileError when it did not compile; kSanitizer when
   // every shape passed but the sanitizer run did not.

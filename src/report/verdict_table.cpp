@@ -1,5 +1,7 @@
 #include "report/verdict_table.hpp"
 
+#include <cmath>
+
 #include "report/table.hpp"
 
 namespace arena {
@@ -43,8 +45,10 @@ std::string render_verdict(const Verdict& v) {
   for (const auto& s : v.shapes) {
     auto u = s.timing ? s.timing->speedup_uncertainty() : std::nullopt;
     if (u && *u > 0.02)
-      out += "  note at " + s.shape.label() + ": the speedup is only known to ±" + format_number(100 * *u, 2) +
-             "% (candidate ±" + format_number(100 * s.timing->candidate.relative_ci_half_width(), 2) + "%, baseline ±" +
+      out += "  note at " + s.shape.label() + ": the speedup is only known to lie within " +
+             format_number(*s.timing->speedup * std::exp(-*u), 3) + "x to " +
+             format_number(*s.timing->speedup * std::exp(*u), 3) + "x (medians: candidate ±" +
+             format_number(100 * s.timing->candidate.relative_ci_half_width(), 2) + "%, baseline ±" +
              format_number(100 * s.timing->baseline->relative_ci_half_width(), 2) + "%); a larger --max-time narrows it\n";
   }
   for (const auto& w : v.warnings)

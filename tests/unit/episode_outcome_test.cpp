@@ -2,6 +2,8 @@
 // the measurement's noise.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "arena/episode_result.hpp"
 
 namespace arena {
@@ -43,7 +45,7 @@ TEST(EpisodeOutcome, FasterBeyondTheNoiseIsImproved) {
   add_final_verdict(r, verdict(1.5, 0.02));
   EXPECT_EQ(r.outcome, "improved");
   ASSERT_TRUE(r.speedup_uncertainty);
-  EXPECT_NEAR(*r.speedup_uncertainty, 0.02 * std::sqrt(2.0), 1e-9);
+  EXPECT_NEAR(*r.speedup_uncertainty, std::atanh(0.02) * std::sqrt(2.0), 1e-9);
 }
 
 TEST(EpisodeOutcome, ASpeedupWithinTheNoiseIsNoGain) {
@@ -60,7 +62,7 @@ TEST(EpisodeOutcome, MoreShapesNarrowTheGeomeansUncertainty) {
   add_final_verdict(eight, verdict(1.02, 0.02, 8));
   EXPECT_EQ(one.outcome, "no_gain");
   EXPECT_EQ(eight.outcome, "improved");
-  EXPECT_NEAR(*eight.speedup_uncertainty, 0.02 * std::sqrt(2.0) / std::sqrt(8.0), 1e-9);
+  EXPECT_NEAR(*eight.speedup_uncertainty, std::atanh(0.02) * std::sqrt(2.0) / std::sqrt(8.0), 1e-9);
 }
 
 TEST(EpisodeOutcome, AShortKernelsGainWithinTheRunnerOffsetIsNoGain) {
@@ -80,6 +82,33 @@ TEST(EpisodeOutcome, AShortKernelsGainWithinTheRunnerOffsetIsNoGain) {
   EpisodeResult unmeasured;
   add_final_verdict(unmeasured, v);
   EXPECT_EQ(unmeasured.outcome, "improved");
+}
+
+TEST(EpisodeOutcome, ALargeSpeedupMeasuredWithFewSamplesIsStillImproved) {
+  // A slow baseline timed a few times on a busy host: its median's CI runs from 0.8x to 4.6x of
+  // it (relative half-width 1.9). The candidate is 7.6x faster; even at the interval's low end
+  // (baseline 0.8x, candidate at its own high end) it is faster by far. A relative reading of
+  // the uncertainty (7.6 * (1 - 1.9) < 0) called it no gain.
+  Verdict v = verdict(7.6, 0.01);
+  for (auto& s : v.shapes)
+    if (s.timing) {
+      s.timing->baseline->ci_low = s.timing->baseline->median * 0.8;
+      s.timing->baseline->ci_high = s.timing->baseline->median * 4.6;
+    }
+  EpisodeResult r;
+  add_final_verdict(r, v);
+  ASSERT_TRUE(r.speedup_uncertainty);
+  EXPECT_GT(*r.speedup_uncertainty, 0.8);  // log(4.6 / 0.8) / 2 = 0.87
+  EXPECT_EQ(r.outcome, "improved");
+  // The same interval around a 1.5x does not exclude 1.
+  EpisodeResult small;
+  add_final_verdict(small, [&] {
+    Verdict w = v;
+    for (auto& s : w.shapes)
+      if (s.timing) s.timing->speedup = 1.5;
+    return w;
+  }());
+  EXPECT_EQ(small.outcome, "no_gain");
 }
 
 TEST(EpisodeOutcome, SlowerIsNoGain) {

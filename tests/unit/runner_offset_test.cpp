@@ -36,7 +36,7 @@ TEST(RunnerOffset, WidensTheSpeedupsUncertainty) {
   t.baseline = b;
   t.speedup = 1.0;
   const double without = *t.speedup_uncertainty();
-  EXPECT_NEAR(without, 0.005 * std::sqrt(2.0), 1e-9);
+  EXPECT_NEAR(without, std::atanh(0.005) * std::sqrt(2.0), 1e-9);
   t.runner_offset_sd_ns = 100;
   EXPECT_NEAR(*t.speedup_uncertainty(),
               std::hypot(without, runner_offset_uncertainty(100, 4000, 4000)), 1e-12);

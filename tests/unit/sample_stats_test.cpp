@@ -44,6 +44,20 @@ TEST(StoppingRule, StopsWhenConvergedOrCapped) {
   EXPECT_NE(rule.stop_reason(summarize(lots), 0), "");
 }
 
+TEST(SampleStats, TheLogHalfWidthMatchesTheRelativeOneWhenNarrowAndStaysBoundedWhenWide) {
+  SampleSummary narrow;
+  narrow.median = 100;
+  narrow.ci_low = 99;
+  narrow.ci_high = 101;
+  EXPECT_NEAR(narrow.log_ci_half_width(), narrow.relative_ci_half_width(), 1e-4);
+  SampleSummary wide;  // a few samples, one of them descheduled: 80 .. 460 around 100
+  wide.median = 100;
+  wide.ci_low = 80;
+  wide.ci_high = 460;
+  EXPECT_NEAR(wide.relative_ci_half_width(), 1.9, 1e-12);
+  EXPECT_NEAR(wide.log_ci_half_width(), std::log(460.0 / 80.0) / 2, 1e-12);
+}
+
 TEST(StoppingRule, NeverStopsOnTimeBeforeAFewSamples) {
   StoppingRule rule;
   EXPECT_EQ(rule.stop_reason(summarize({1, 2}), 100), "");
