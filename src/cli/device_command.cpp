@@ -11,6 +11,7 @@
 #include "core/subprocess.hpp"
 #include "core/task.hpp"
 #include "judge/calibration.hpp"
+#include "judge/device_lock.hpp"
 
 namespace arena::cli {
 namespace {
@@ -51,7 +52,13 @@ bool print_calibration(const Backend& b, nlohmann::json& out) {
   }
   if (b.unavailable().empty())
     std::cout << "  calibrating: copy bandwidth, bf16/tf32/fp32 GEMM at 8192³ (cuBLAS)...\n" << std::flush;
-  auto measured = b.calibrate();
+  std::map<std::string, std::string> measured;
+  {
+    DeviceLock lock(b.device_key(), [](const std::string& who) {
+      std::cout << "  waiting for the device: " << who << " is timing on it\n" << std::flush;
+    });
+    measured = b.calibrate();
+  }
   out["calibration"] = measured;
   if (auto e = measured.find("error"); e != measured.end()) {
     std::cout << "  calibrate: failed: " << e->second << "\n";

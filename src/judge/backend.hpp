@@ -35,6 +35,9 @@ class Backend {
   virtual RunnerSpec runner(const std::filesystem::path& library, int64_t region_bytes) const = 0;
   // Facts about the device for the verdict: name, cores, cache sizes, compiler...
   virtual std::map<std::string, std::string> device() const = 0;
+  // Names the device for the device lock (judge/device_lock.hpp): two judges with the same key
+  // would time on the same hardware. The CPU backend: the host; CUDA: the GPU's PCI bus id.
+  virtual std::string device_key() const { return name(); }
   // Why this backend cannot run solutions here (no device visible...); "" when it can.
   // Compiling works either way.
   virtual std::string unavailable() const { return ""; }

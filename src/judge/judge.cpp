@@ -10,6 +10,7 @@
 #include "core/sha256.hpp"
 #include "core/subprocess.hpp"
 #include "judge/checker.hpp"
+#include "judge/device_lock.hpp"
 #include "judge/failure_explanation.hpp"
 #include "judge/input_generator.hpp"
 #include "judge/lane.hpp"
@@ -335,6 +336,13 @@ class Judge {
     }
     candidate_->write_inputs(inputs);
     add_seconds("runner_start", t);
+
+    // One judge times on a device at a time (judge/device_lock.hpp); the wait is not timing.
+    t = now_seconds();
+    DeviceLock device_lock(backend_.device_key(), [this](const std::string& who) {
+      progress("waiting for the device: " + who + " is timing on it");
+    });
+    add_seconds("device_wait", t);
 
     t = now_seconds();
     // Fresh input content for every timed call where the task is equivariant: each pair of calls

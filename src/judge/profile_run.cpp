@@ -5,6 +5,7 @@
 #include "core/error.hpp"
 #include "core/subprocess.hpp"
 #include "core/temp_dir.hpp"
+#include "judge/device_lock.hpp"
 #include "judge/input_generator.hpp"
 #include "judge/lane.hpp"
 #include "judge/random.hpp"
@@ -24,6 +25,8 @@ ProfileResult run_profile(const Task& task, const Backend& backend,
   const std::filesystem::path report = dir.path() / "ncu.csv";
   const int64_t bytes = region_bytes(task, p.shape);
   {
+    // ncu replays the kernel and times it: no other judge may time on the device meanwhile.
+    DeviceLock lock(backend.device_key());
     Lane lane(backend, task, library, bytes);
     RunnerSpec spec = backend.profiler_runner(backend.runner(library, bytes), report);
     spec.start_timeout_s = std::max(spec.start_timeout_s, timeout_s);

@@ -2,10 +2,19 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <optional>
+#include <sstream>
+#include <thread>
 
 #include "arena_cli.hpp"
+#include "core/temp_dir.hpp"
+#include "judge/device_lock.hpp"
 
 namespace arena {
 namespace {
@@ -163,6 +172,42 @@ TEST(Eval, ABaselineFailingTheStressSeedMakesNoRegression) {
   }
   EXPECT_GT(failed, 0) << r.output;
   EXPECT_EQ(r.verdict["summary"]["heldout"]["regression"].get<int>(), 0) << r.output;
+}
+
+// The device lock (src/judge/device_lock.hpp): a judge whose device is held by another judge's
+// timing waits before its own timing loop, says for whom, and reports the wait apart from the
+// timing. The other judge here is the test itself, holding the lock until /proc/locks shows the
+// eval blocked on it, then half a second more.
+TEST(Eval, WaitsWhileAnotherJudgeTimesOnTheSameDevice) {
+  TempDir dir("arena-lock");
+  setenv("ARENA_LOCK_DIR", dir.path().c_str(), 1);
+  std::optional<DeviceLock> held(std::in_place, "cpu");
+  struct stat st {};
+  ASSERT_EQ(stat(held->path().c_str(), &st), 0);
+  const std::string inode = ":" + std::to_string(st.st_ino) + " ";
+  std::atomic<bool> saw_waiter = false;
+  std::thread releaser([&] {
+    for (int i = 0; i < 1200 && !saw_waiter; ++i) {  // up to two minutes (a cold compile first)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      std::istringstream locks(read_file("/proc/locks"));
+      for (std::string line; std::getline(locks, line);)
+        if (line.find("->") != std::string::npos && line.find(inode) != std::string::npos) saw_waiter = true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    held.reset();
+  });
+  auto r = run_arena({"eval", "-t", "cpu/vector_add_f32", "-s", source_path("tasks/cpu/vector_add_f32/starter.cpp"),
+                      "--shape", "n=4096", "--max-time", "0.2"},
+                     true);
+  releaser.join();
+  unsetenv("ARENA_LOCK_DIR");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(saw_waiter) << "the eval never waited on the lock";
+  EXPECT_NE(r.output.find("waiting for the device: pid " + std::to_string(getpid()) + " is timing on it"),
+            std::string::npos)
+      << r.output;
+  EXPECT_GE(r.verdict["seconds"]["device_wait"].get<double>(), 0.4) << r.verdict["seconds"];
+  EXPECT_LT(r.verdict["seconds"]["timing"].get<double>(), r.verdict["seconds"]["device_wait"].get<double>() + 5);
 }
 
 TEST(Report, SumsTheHeldoutQuadrantsOverVerdicts) {

@@ -188,6 +188,11 @@ std::map<std::string, std::string> CudaBackend::calibrate() const {
   return r;
 }
 
+std::string CudaBackend::device_key() const {
+  auto bus = info_.find("pci_bus_id");
+  return "cuda-" + (bus != info_.end() ? bus->second : std::to_string(device_));
+}
+
 std::string CudaBackend::unavailable() const {
   auto e = info_.find("error");
   return e == info_.end() ? "" : e->second;

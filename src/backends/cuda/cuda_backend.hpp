@@ -18,6 +18,9 @@ class CudaBackend : public Backend {
                         const std::vector<std::string>& libraries) const override;
   RunnerSpec runner(const std::filesystem::path& library, int64_t region_bytes) const override;
   std::map<std::string, std::string> device() const override { return info_; }
+  // "cuda-" and the PCI bus id (the same GPU whatever CUDA_VISIBLE_DEVICES numbers it), else the
+  // device number.
+  std::string device_key() const override;
   std::string unavailable() const override;
   std::optional<DevicePeaks> peaks() const override { return find_device_peaks(info_.count("name") ? info_.at("name") : ""); }
   // Through NVML, on the device with the runner's PCI bus id.
