@@ -21,15 +21,18 @@ build: .setup.stamp $(BUILD)/Makefile
 demo: build
 	@bash scripts/demo.sh $(BUILD)
 
-# Every test, in the normal build and again under AddressSanitizer/UBSan. GPU tests (label
-# gpu) skip, saying so, where no GPU is visible; `make test-gpu` runs only them.
+# Every test, in the normal build and again under AddressSanitizer/UBSan (at -O1, which the
+# sanitizers' documentation advises for a usable speed; the second pass reuses the first's
+# compile cache). GPU tests (label gpu) skip, saying so, where no GPU is visible; `make test-gpu`
+# runs only them.
 test: test-fast test-asan
 
 test-fast: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 test-asan: .setup.stamp
-	cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=Debug -DARENA_SANITIZE=ON
+	cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" \
+	  -DARENA_SANITIZE=ON -DARENA_TEST_CACHE_DIR=$(CURDIR)/$(BUILD)/test-cache
 	cmake --build $(BUILD_SAN) -j $(JOBS)
 	cd $(BUILD_SAN) && ctest --output-on-failure -j $(JOBS)
 

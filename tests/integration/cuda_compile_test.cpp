@@ -40,7 +40,7 @@ TEST(CudaCompile, EveryCudaTaskStarterAndReferenceCompiles) {
 // A backend of the build under test, with the tests' compile cache.
 std::unique_ptr<Backend> test_backend(const std::string& name) {
   BackendOptions o;
-  o.cache_dir = std::filesystem::path(ARENA_BIN).parent_path() / "test-compile-cache";
+  o.cache_dir = std::filesystem::path(ARENA_TEST_CACHE_DIR) / "backend";
   o.runner_dir = std::filesystem::path(ARENA_BIN).parent_path();
   return make_backend(name, o);
 }
