@@ -406,7 +406,7 @@ class Judge {
       // then preceded by the same host work (an upload), whichever comes first.
       lo.before_pair = [&] {
         pair_order = draw_reordering(task_, shape, stream_key(order_key, draws++));
-        current_inputs = reorder_inputs(task_, shape, pair_order, inputs);
+        reorder_inputs(task_, shape, pair_order, inputs, current_inputs);
       };
       lo.before_call = [&](Lane& lane) { lane.write_inputs(current_inputs); };
     }

@@ -258,24 +258,32 @@ void reorder_tensor(const Task& task, const Shape& shape, const Reordering& r, s
   c.copy(0, src, dst);
 }
 
-std::vector<HostBuffer> reorder_inputs(const Task& task, const Shape& shape, const Reordering& r,
-                                       const std::vector<HostBuffer>& inputs) {
-  std::vector<HostBuffer> out;
-  out.reserve(inputs.size());
+void reorder_inputs(const Task& task, const Shape& shape, const Reordering& r,
+                    const std::vector<HostBuffer>& inputs, std::vector<HostBuffer>& out) {
+  // Every element of every output buffer is written below, so buffers of the right size are
+  // reused as they are: no allocation (and no page faults) per timed pair.
+  out.resize(inputs.size());
+  for (size_t k = 0; k < inputs.size(); ++k) out[k].resize(inputs[k].size());
   std::vector<const HostBuffer*> in_of(task.tensors.size(), nullptr);
   std::vector<HostBuffer*> out_of(task.tensors.size(), nullptr);
   const bool csr = task.csr && r.axes.count(task.csr->rows);
   size_t k = 0;
   for (size_t i = 0; i < task.tensors.size(); ++i) {
     if (task.tensors[i].role != Role::kInput) continue;
-    const HostBuffer& in = inputs.at(k++);
-    out.emplace_back(in.size());
+    const HostBuffer& in = inputs.at(k);
     in_of[i] = &in;
-    out_of[i] = &out.back();
+    out_of[i] = &out[k];
+    ++k;
     if (!(csr && is_csr_tensor(task, task.tensors[i].name)))
-      reorder_tensor(task, shape, r, i, in.data(), out.back().data());
+      reorder_tensor(task, shape, r, i, in.data(), out_of[i]->data());
   }
   if (csr) reorder_csr(task, r.axes.at(task.csr->rows), in_of, out_of);
+}
+
+std::vector<HostBuffer> reorder_inputs(const Task& task, const Shape& shape, const Reordering& r,
+                                       const std::vector<HostBuffer>& inputs) {
+  std::vector<HostBuffer> out;
+  reorder_inputs(task, shape, r, inputs, out);
   return out;
 }
 

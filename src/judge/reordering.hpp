@@ -47,5 +47,9 @@ void reorder_tensor(const Task& task, const Shape& shape, const Reordering& r, s
 // (task.csr) has its rows moved with their entries and its row pointers rebuilt.
 std::vector<HostBuffer> reorder_inputs(const Task& task, const Shape& shape, const Reordering& r,
                                        const std::vector<HostBuffer>& inputs);
+// The same into `out`, reusing its buffers where they already have the right sizes (the timing
+// loop draws new inputs for every pair of calls).
+void reorder_inputs(const Task& task, const Shape& shape, const Reordering& r,
+                    const std::vector<HostBuffer>& inputs, std::vector<HostBuffer>& out);
 
 }  // namespace arena

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/error.hpp"
@@ -248,6 +249,16 @@ starter: starter.cpp
   EXPECT_NE(y_moved, y);
   EXPECT_THROW(reorder_tensor(task, s, r, 0, moved[0].data(), moved[0].data()), std::logic_error)
       << "row_ptr alone cannot be reordered";
+
+  // The timing loop reuses its buffers pair after pair: whatever they held is overwritten.
+  std::vector<HostBuffer> reused = moved;
+  for (auto& b : reused) std::fill(b.begin(), b.end(), std::byte{0xA5});
+  reorder_inputs(task, s, r, inputs, reused);
+  EXPECT_EQ(reused, moved) << "stale bytes left in a reused buffer";
+  Reordering r2 = draw_reordering(task, s, 6);
+  reorder_inputs(task, s, r2, inputs, reused);
+  EXPECT_EQ(reused, reorder_inputs(task, s, r2, inputs)) << "the previous pair's order left behind";
+  EXPECT_NE(reused, moved);
 }
 
 TEST(Reordering, RunningSumsAndCsrAreCheckedWhenTheTaskLoads) {
