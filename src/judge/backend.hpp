@@ -38,6 +38,10 @@ class Backend {
   // Names the device for the device lock (judge/device_lock.hpp): two judges with the same key
   // would time on the same hardware. The CPU backend: the host; CUDA: the GPU's PCI bus id.
   virtual std::string device_key() const { return name(); }
+  // Whether the runner's reported time is the host's wall clock around the call (CPU), which the
+  // CPU time the kernel charged to the runner's threads bounds from below (timer_check.hpp).
+  // CUDA's is the device's event time, which host CPU time does not bound.
+  virtual bool times_on_host_clock() const { return false; }
   // Why this backend cannot run solutions here (no device visible...); "" when it can.
   // Compiling works either way.
   virtual std::string unavailable() const { return ""; }

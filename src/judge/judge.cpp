@@ -494,24 +494,24 @@ class Judge {
       }
     }
     // The runner's clock is in the solution's process: cross-check it with the CPU time the
-    // kernel charged to that process. The judge's clock around each request, less the time the
-    // runner and the judge waited for a core, says whether threads ran side by side.
-    std::vector<double> host_running = r.candidate.host_ns;
-    for (size_t i = 0; i < host_running.size() && i < r.candidate.sched_wait_ns.size(); ++i)
-      if (r.candidate.sched_wait_ns[i] > 0)
-        host_running[i] = std::max(0.0, host_running[i] - r.candidate.sched_wait_ns[i]);
-    TimerCheck tc = check_reported_times(r.candidate.runner_ns, r.candidate.cpu_ns,
-                                         host_running, r.candidate_threads,
-                                         static_cast<int>(std::thread::hardware_concurrency()));
+    // kernel charged to that process's threads (where the runner's time is host wall time).
+    TimerCheck tc;
+    if (backend_.times_on_host_clock())
+      tc = check_reported_times(r.candidate.cpu, r.candidate_threads,
+                                static_cast<int>(std::thread::hardware_concurrency()));
     if (!tc.plausible) {
-      std::vector<double> known_cpu;
-      for (double c : r.candidate.cpu_ns)
-        if (c > 0) known_cpu.push_back(c);
-      double cpu_ns = summarize(known_cpu).median;
+      std::vector<double> process, caller;
+      for (const CallCpu& c : r.candidate.cpu) {
+        if (c.process_ns > 0) process.push_back(c.process_ns);
+        if (c.caller_ns >= 0) caller.push_back(c.caller_ns);
+      }
+      std::string caller_part =
+          caller.empty() ? "" : " (" + fmt_number(summarize(caller).median) + " ns on the thread that called it)";
       v_.flags.push_back({"timer_mismatch", shape.label(),
                           "the runner reported a median of " + fmt_number(tm.candidate.median) +
-                              " ns, but its process used " + fmt_number(cpu_ns) +
-                              " ns of CPU time per call with " + std::to_string(r.candidate_threads) +
+                              " ns, but its process used " + fmt_number(summarize(process).median) +
+                              " ns of CPU time per call" + caller_part + " with " +
+                              std::to_string(r.candidate_threads) +
                               " thread(s) left after it, so a call took at least " +
                               fmt_number(tc.lower_bound_ns) + " ns",
                           true});

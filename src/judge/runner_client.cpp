@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -15,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -28,19 +30,6 @@ constexpr int kChildRegionFd = 4;
 
 [[noreturn]] void sys_fail(const std::string& what) {
   throw InternalError(what + ": " + std::strerror(errno));
-}
-
-// The time a thread spent runnable but waiting for a core, in ns (the second field of its
-// schedstat file); negative when the kernel does not say.
-double run_delay_ns(int fd) {
-  if (fd < 0) return -1;
-  char buf[128];
-  ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
-  if (n <= 0) return -1;
-  buf[n] = '\0';
-  unsigned long long running = 0, waiting = 0;
-  if (std::sscanf(buf, "%llu %llu", &running, &waiting) != 2) return -1;
-  return static_cast<double>(waiting);
 }
 
 // A small /proc file of the runner, whole; "" when it cannot be read. The runner or one of its
@@ -147,7 +136,6 @@ RunnerClient::RunnerClient(const RunnerSpec& spec, double start_timeout_s) {
   socket_ = sv[0];
   pid_ = pid;
   has_cpu_clock_ = clock_getcpuclockid(pid_, &cpu_clock_) == 0;
-  sched_fd_ = open(("/proc/" + std::to_string(pid_) + "/schedstat").c_str(), O_RDONLY | O_CLOEXEC);
   spawned_at_ = start;
   start_timeout_s_ = spec.start_timeout_s > 0 ? spec.start_timeout_s : start_timeout_s;
 }
@@ -192,7 +180,6 @@ RunnerClient::~RunnerClient() {
   if (region_ != nullptr) munmap(region_, region_bytes_);
   if (region_fd_ >= 0) close(region_fd_);
   if (log_fd_ >= 0) close(log_fd_);
-  if (sched_fd_ >= 0) close(sched_fd_);
 }
 
 void RunnerClient::kill_now() {
@@ -299,23 +286,58 @@ CallOutcome RunnerClient::call(const std::vector<uint64_t>& offsets,
   q.scalar_count = static_cast<uint32_t>(scalars.size());
   for (size_t i = 0; i < offsets.size(); ++i) q.offsets[i] = offsets[i];
   for (size_t i = 0; i < scalars.size(); ++i) q.scalars[i] = scalars[i];
-  // The calling thread's own file: the judge may call from more than one thread.
-  const int own_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
-  const double runner_wait_before = run_delay_ns(sched_fd_);
-  const double own_wait_before = run_delay_ns(own_fd);
-  double cpu_before = cpu_time_ns();
+  // CPU times around the call: the process's (exact), and each thread's, read while the thread
+  // that calls the entry point sleeps in its wait for a request (a thread's own figure is brought
+  // up to date only when it stops or at a tick). Process clock first before, last after: the
+  // CPU time of threads gone since then is never under-counted.
+  const bool caller_asleep_before = wait_caller_asleep();
+  const double cpu_before = cpu_time_ns();
+  std::map<int, double> threads_before;
+  for (int tid : thread_ids()) threads_before[tid] = thread_cpu_ns(tid);
   CallOutcome o = exchange(q, timeout_s);
-  double cpu_after = o.kind == CallOutcome::Kind::kOk ? cpu_time_ns() : -1;
-  if (cpu_before >= 0 && cpu_after >= 0) o.runner_cpu_ns = cpu_after - cpu_before;
-  if (o.kind == CallOutcome::Kind::kOk && runner_wait_before >= 0 && own_wait_before >= 0) {
-    double runner_wait = run_delay_ns(sched_fd_), own_wait = run_delay_ns(own_fd);
-    if (runner_wait >= 0 && own_wait >= 0)
-      o.sched_wait_ns = (runner_wait - runner_wait_before) + (own_wait - own_wait_before);
-  }
-  if (own_fd >= 0) close(own_fd);
+  if (o.kind != CallOutcome::Kind::kOk) return o;
   // Read at once: a thread the call left running is there now (the judge's host_thread check).
-  if (o.kind == CallOutcome::Kind::kOk) o.threads_after = thread_ids();
+  o.threads_after = thread_ids();
+  const bool caller_asleep_after = wait_caller_asleep();
+  double live_ns = 0;  // of the threads that are still there
+  for (int tid : o.threads_after) {
+    double after = thread_cpu_ns(tid);
+    if (after < 0) continue;  // gone meanwhile: its time counts as gone
+    auto before = threads_before.find(tid);
+    live_ns += std::max(0.0, after - (before != threads_before.end() ? std::max(0.0, before->second) : 0.0));
+    if (tid == pid_ && caller_asleep_before && caller_asleep_after && before != threads_before.end() &&
+        before->second >= 0)
+      o.caller_cpu_ns = after - before->second;
+  }
+  const double cpu_after = cpu_time_ns();
+  if (cpu_before >= 0 && cpu_after >= 0) {
+    o.runner_cpu_ns = cpu_after - cpu_before;
+    o.gone_cpu_ns = std::max(0.0, o.runner_cpu_ns - live_ns);
+  }
   return o;
+}
+
+double RunnerClient::thread_cpu_ns(int tid) const {
+  const std::string stat =
+      read_proc_file("/proc/" + std::to_string(pid_) + "/task/" + std::to_string(tid) + "/schedstat");
+  unsigned long long running = 0;
+  if (std::sscanf(stat.c_str(), "%llu", &running) != 1) return -1;
+  return static_cast<double>(running);
+}
+
+bool RunnerClient::wait_caller_asleep() const {
+  const std::string path = "/proc/" + std::to_string(pid_) + "/task/" + std::to_string(pid_) + "/stat";
+  const double t0 = now_seconds();
+  for (;;) {
+    const std::string stat = read_proc_file(path);
+    auto paren = stat.rfind(')');
+    if (paren == std::string::npos || paren + 2 >= stat.size()) return false;  // gone
+    if (stat[paren + 2] != 'R') return true;
+    // After its reply the runner is a few microseconds from its next wait; on a loaded machine
+    // it may first wait for a core, which yielding this one can give it.
+    if (now_seconds() - t0 > 0.005) return false;
+    sched_yield();
+  }
 }
 
 CallOutcome RunnerClient::transfer(protocol::Op op, double timeout_s,

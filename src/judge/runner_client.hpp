@@ -43,10 +43,11 @@ struct CallOutcome {
   // CPU time the runner's process used during the request, all threads, as the kernel counts
   // it (the solution cannot fake it); negative when unknown.
   double runner_cpu_ns = -1;
-  // Of host_seconds, the time the runner's main thread and the judge's calling thread spent
-  // runnable but waiting for a core (the kernel's run_delay, /proc/.../schedstat): on a loaded
-  // machine the request and the reply wait for both to be scheduled. Negative when unknown.
-  double sched_wait_ns = -1;
+  // kCall: of runner_cpu_ns, the thread that called the entry point (the runner's main thread),
+  // and the threads that no longer exist after the call (started and joined within it). Negative
+  // when unknown.
+  double caller_cpu_ns = -1;
+  double gone_cpu_ns = -1;
   uint64_t all_work_ns = 0;  // ... and until all work on the device was done
   // kCall: the ids of the runner's threads right after the reply, from /proc (sorted).
   std::vector<int> threads_after = {};
@@ -114,11 +115,15 @@ class RunnerClient {
   std::string output_tail() const;
   void kill_now();
   double cpu_time_ns() const;
+  // The CPU time thread `tid` of the runner has used (/proc/<pid>/task/<tid>/schedstat); -1 when
+  // it is gone.
+  double thread_cpu_ns(int tid) const;
+  // Waits (up to 5 ms) until the runner's main thread is not running; false if it still is.
+  bool wait_caller_asleep() const;
 
   pid_t pid_ = -1;
   clockid_t cpu_clock_ = 0;
   bool has_cpu_clock_ = false;
-  int sched_fd_ = -1;  // the runner's /proc/<pid>/schedstat, read around every call
   int socket_ = -1;
   int region_fd_ = -1;
   int log_fd_ = -1;

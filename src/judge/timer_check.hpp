@@ -1,35 +1,41 @@
 // Cross-checks the time a runner reports. The runner's clock lives in the solution's process,
-// which may have patched it; the CPU time the kernel charged to that process cannot be faked from
-// inside. A call that used c ns of CPU time on at most T threads (T no more than the cores) ran
-// for at least c / T ns of wall time, whatever the runner says. Unlike the judge's own wall clock
-// around the request, this bound does not grow when the machine is loaded. Threads a call starts
-// and joins are gone when the judge counts them; but then the call used more CPU time than the
-// wall time the judge saw around it, which only threads running side by side can do: such a call
-// is allowed every core (T = cores).
+// which may have patched it; the CPU time the kernel charged to that process's threads cannot be
+// faked from inside. Three lower bounds on a call's wall time follow from it, whatever the
+// runner says and however loaded the machine is:
+//   - the CPU time of the thread that ran the entry point (one thread runs on one core at a time);
+//   - the process's CPU time / the cores online;
+//   - the process's CPU time / min(threads, cores), where every thread that ran during the call
+//     still exists after it (threads started and joined within the call are gone by then; their
+//     CPU time is what the process used beyond the threads that remain).
+// None of them needs the judge's clock around the request, which waits for cores on a loaded
+// machine (and the kernel's per-thread run delays, read around one request, were seen off by
+// the whole call's length).
 #pragma once
 
-#include <string>
 #include <vector>
 
 namespace arena {
 
-struct TimerCheck {
-  bool plausible = true;
-  double lower_bound_ns = 0;  // the least wall time the CPU time allows
+// One timed call's figures; CPU times as the kernel counts them, negative where unknown.
+struct CallCpu {
+  double reported_ns = 0;  // the runner's clock
+  double process_ns = -1;  // all threads of the runner's process
+  double caller_ns = -1;   // the thread that called the entry point
+  double gone_ns = -1;     // of process_ns, threads that no longer exist after the call
 };
 
-// `reported_ns`, `cpu_ns` and `host_ns` (the judge's clock around the request, less the time the
-// runner and the judge waited for a core) are one call's or medians over the timed calls; `threads` the runner's threads after them, `cores` the cores online.
-TimerCheck check_reported_time(double reported_ns, double cpu_ns, int threads, int cores, double host_ns = 0);
+struct TimerCheck {
+  bool plausible = true;
+  double lower_bound_ns = 0;  // the least wall time the CPU times allow
+};
 
-// The same check call by call: the i-th entries of `reported_ns`, `cpu_ns` (negative: unknown)
-// and `host_ns` (empty: unknown) are one call's. Implausible when more than half of the calls
-// with a known CPU time are; `lower_bound_ns` is then the median bound of those. Pairing each
-// call's own figures matters on a loaded machine: the medians of the three series can come from
-// different calls (one where a joined thread ran beside the caller, one where it waited for a
-// core), and set side by side they describe no call at all.
-TimerCheck check_reported_times(const std::vector<double>& reported_ns,
-                                const std::vector<double>& cpu_ns,
-                                const std::vector<double>& host_ns, int threads, int cores);
+// `threads`: the runner's threads after the call(s); `cores`: the cores online.
+TimerCheck check_reported_time(const CallCpu& call, int threads, int cores);
+
+// The same check call by call. Implausible when more than half of the calls with a known
+// process CPU time are; `lower_bound_ns` is then the median bound of those. Pairing each call's
+// own figures matters on a loaded machine: medians of the separate series can come from
+// different calls and describe no call at all.
+TimerCheck check_reported_times(const std::vector<CallCpu>& calls, int threads, int cores);
 
 }  // namespace arena

@@ -12,8 +12,7 @@ namespace arena {
 void Samples::keep(const CallOutcome& o) {
   runner_ns.push_back(static_cast<double>(o.runner_ns));
   host_ns.push_back(o.host_seconds * 1e9);
-  cpu_ns.push_back(o.runner_cpu_ns);
-  sched_wait_ns.push_back(o.sched_wait_ns);
+  cpu.push_back({static_cast<double>(o.runner_ns), o.runner_cpu_ns, o.caller_cpu_ns, o.gone_cpu_ns});
   all_work_ns.push_back(static_cast<double>(o.all_work_ns));
 }
 
@@ -68,8 +67,8 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
       o.runner_ns /= graph;
       o.all_work_ns /= graph;
       o.host_seconds /= graph;
-      if (o.runner_cpu_ns >= 0) o.runner_cpu_ns /= graph;
-      if (o.sched_wait_ns >= 0) o.sched_wait_ns /= graph;
+      for (double* ns : {&o.runner_cpu_ns, &o.caller_cpu_ns, &o.gone_cpu_ns})
+        if (*ns >= 0) *ns /= graph;
     }
     if (samples) samples->add(o, options.telemetry ? options.telemetry() : std::nullopt);
     return true;

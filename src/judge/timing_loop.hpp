@@ -13,6 +13,7 @@
 #include "judge/device_telemetry.hpp"
 #include "judge/lane.hpp"
 #include "judge/stopping_rule.hpp"
+#include "judge/timer_check.hpp"
 
 namespace arena {
 
@@ -28,11 +29,9 @@ namespace arena {
 struct Samples {
   std::vector<double> runner_ns;    // as the runner reported: the samples
   std::vector<double> host_ns;      // the judge's clock around the request (IPC included)
-  // CPU time the runner's process used (from the kernel); negative where unknown. The i-th entry
-  // of each series is the i-th kept call's.
-  std::vector<double> cpu_ns;
-  // Of host_ns, the time the runner and the judge waited to be scheduled; negative where unknown.
-  std::vector<double> sched_wait_ns;
+  // The CPU times the kernel charged to the runner's threads (timer_check.hpp), with the
+  // reported time. The i-th entry of each series is the i-th kept call's.
+  std::vector<CallCpu> cpu;
   std::vector<double> all_work_ns;  // until the whole device was idle again
   std::vector<DeviceTelemetry> telemetry;  // the device's state after each kept call, where read
   uint64_t reasons_seen = 0;  // every throttle reason of any reading, set-aside calls' included

@@ -26,7 +26,9 @@ TEST(TimingSamples, WithoutTelemetryEveryCallIsKept) {
   s.finish();
   EXPECT_EQ(s.runner_ns, (std::vector<double>{100, 110}));
   EXPECT_EQ(s.host_ns.size(), 2u);
-  EXPECT_EQ(s.cpu_ns.size(), 2u);
+  ASSERT_EQ(s.cpu.size(), 2u);
+  EXPECT_EQ(s.cpu[1].reported_ns, 110);  // each call's CPU figures travel with its time
+  EXPECT_EQ(s.cpu[1].process_ns, 110);
   EXPECT_TRUE(s.telemetry.empty());
   EXPECT_EQ(s.discarded, 0);
   EXPECT_FALSE(s.throttled);
@@ -67,7 +69,7 @@ TEST(TimingSamples, MostCallsSlowedDownAreKeptAndRaiseThrottled) {
   s.add(call(310), state(throttle::kHwPowerBrakeSlowdown, 1000));
   s.finish();
   EXPECT_EQ(s.runner_ns.size(), 3u);
-  EXPECT_EQ(s.cpu_ns.size(), 3u);
+  EXPECT_EQ(s.cpu.size(), 3u);
   EXPECT_EQ(s.telemetry.size(), 3u);
   EXPECT_EQ(s.slowdown, 2);
   EXPECT_EQ(s.discarded, 0);

@@ -10,6 +10,7 @@ class CpuBackend : public Backend {
  public:
   explicit CpuBackend(BackendOptions options);
   std::string name() const override { return "cpu"; }
+  bool times_on_host_clock() const override { return true; }
   CompileResult compile(const Task& task, const std::string& source,
                         const std::vector<std::string>& libraries) const override;
   RunnerSpec runner(const std::filesystem::path& library, int64_t region_bytes) const override;
