@@ -286,6 +286,7 @@ CallOutcome RunnerClient::call(const std::vector<uint64_t>& offsets,
   q.scalar_count = static_cast<uint32_t>(scalars.size());
   for (size_t i = 0; i < offsets.size(); ++i) q.offsets[i] = offsets[i];
   for (size_t i = 0; i < scalars.size(); ++i) q.scalars[i] = scalars[i];
+  wait_ready();  // a runner still starting is busy loading, not asleep
   // CPU times around the call: the process's (exact), and each thread's, read while the thread
   // that calls the entry point sleeps in its wait for a request (a thread's own figure is brought
   // up to date only when it stops or at a tick). Process clock first before, last after: the
