@@ -16,7 +16,8 @@ TEST(TimerCheck, AnHonestSingleThreadedCallPasses) {
 }
 
 TEST(TimerCheck, AnHonestParallelCallPasses) {
-  // Four pool threads busy for 1 ms on a four-core machine: 4 ms of CPU time, 1 ms of it the caller's.
+  // Four pool threads busy for 1 ms on a four-core machine: 4 ms of CPU time, 1 ms of it the
+  // caller's.
   EXPECT_TRUE(check_reported_time(call(1e6, 4e6, 1e6, 0), 4, 4).plausible);
 }
 
@@ -74,7 +75,8 @@ TEST(TimerCheck, MostCallsUnderReportedAreCaught) {
 
 TEST(TimerCheck, AFewOddCallsAreNoMismatch) {
   // One call in three whose CPU time a preempted request inflated: not most of them.
-  std::vector<CallCpu> calls = {call(1e6, 1e6, 1e6, 0), call(1e6, 3e6, 3e6, 0), call(1e6, 1e6, 1e6, 0)};
+  std::vector<CallCpu> calls = {call(1e6, 1e6, 1e6, 0), call(1e6, 3e6, 3e6, 0),
+                                call(1e6, 1e6, 1e6, 0)};
   EXPECT_TRUE(check_reported_times(calls, 1, 2).plausible);
 }
 
