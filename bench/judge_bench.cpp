@@ -1,13 +1,22 @@
 // The judge's own cost on the host: making inputs and checking outputs, per element type, at a
-// size where it dominates a large shape's eval. Run: build/bench/judge_bench
+// size where it dominates a large shape's eval; and one call of a CPU runner at the smallest
+// shape (the request's round trip with the judge's reads of the runner's CPU times and threads
+// around it). Run: build/bench/judge_bench
 
 #include <benchmark/benchmark.h>
 
+#include <filesystem>
+#include <memory>
+#include <string>
 #include <vector>
 
+#include "backends/backend_registry.hpp"
+#include "core/subprocess.hpp"
 #include "core/task.hpp"
+#include "core/task_loader.hpp"
 #include "judge/checker.hpp"
 #include "judge/input_generator.hpp"
+#include "judge/lane.hpp"
 
 namespace arena {
 namespace {
@@ -52,6 +61,41 @@ void BM_CheckOutput(benchmark::State& state, DType dtype) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
+// One call of the vector_add starter at n = 1 in a CPU runner: what a timed call costs the judge
+// beyond the kernel (poisoning the outputs, the request and reply, the runner's CPU times and
+// threads read from /proc). Per call, as wall time.
+void BM_RunnerCall(benchmark::State& state) {
+  const std::filesystem::path source = ARENA_SOURCE_DIR;
+  BackendOptions options;
+  options.cache_dir = std::filesystem::temp_directory_path() / "arena-judge-bench-cache";
+  options.runner_dir = ARENA_RUNNER_DIR;
+  std::unique_ptr<Backend> backend = make_backend("cpu", options);
+  Task task = load_task(source / "tasks/cpu/vector_add_f32");
+  CompileResult lib = backend->compile(task, read_file(source / "tasks/cpu/vector_add_f32/starter.cpp"), task.libraries);
+  if (!lib.ok) {
+    state.SkipWithError(("the starter did not compile: " + lib.log).c_str());
+    return;
+  }
+  Shape shape{{{"n", 1}}};
+  Lane lane(*backend, task, lib.library, 1 << 20);
+  if (std::string why = lane.prepare(shape); !why.empty()) {
+    state.SkipWithError(why.c_str());
+    return;
+  }
+  lane.write_inputs(generate_inputs(task, shape, 1));
+  uint64_t nonce = 0;
+  for (auto _ : state) {
+    lane.poison_outputs(++nonce);
+    CallOutcome o = lane.call(10);
+    if (o.kind != CallOutcome::Kind::kOk) {
+      state.SkipWithError(o.message.c_str());
+      break;
+    }
+  }
+  lane.quit(5);
+}
+
+BENCHMARK(BM_RunnerCall)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_GenerateInputs, fp32, DType::kFp32)->Arg(1 << 24)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_GenerateInputs, bf16, DType::kBf16)->Arg(1 << 24)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_GenerateInputs, int32, DType::kInt32)->Arg(1 << 24)->Unit(benchmark::kMillisecond)->UseRealTime();
