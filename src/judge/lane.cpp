@@ -28,8 +28,9 @@ Lane::Lane(const Backend& backend, const Task& task, std::filesystem::path libra
 
 void Lane::start() {
   if (!runner_ || !runner_->alive()) {
-    runner_ = std::make_unique<RunnerClient>(spec_ ? *spec_
-                                                   : backend_.runner(library_, max_region_bytes_));
+    RunnerSpec spec = spec_ ? *spec_ : backend_.runner(library_, max_region_bytes_);
+    spec.thread_cpu_times = backend_.times_on_host_clock();  // the timer check's figures
+    runner_ = std::make_unique<RunnerClient>(spec);
     counted_start_ = false;
   }
 }

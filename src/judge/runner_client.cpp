@@ -138,6 +138,7 @@ RunnerClient::RunnerClient(const RunnerSpec& spec, double start_timeout_s) {
   has_cpu_clock_ = clock_getcpuclockid(pid_, &cpu_clock_) == 0;
   spawned_at_ = start;
   start_timeout_s_ = spec.start_timeout_s > 0 ? spec.start_timeout_s : start_timeout_s;
+  thread_cpu_times_ = spec.thread_cpu_times;
 }
 
 bool RunnerClient::wait_ready() {
@@ -286,34 +287,40 @@ CallOutcome RunnerClient::call(const std::vector<uint64_t>& offsets,
   q.scalar_count = static_cast<uint32_t>(scalars.size());
   for (size_t i = 0; i < offsets.size(); ++i) q.offsets[i] = offsets[i];
   for (size_t i = 0; i < scalars.size(); ++i) q.scalars[i] = scalars[i];
-  wait_ready();  // a runner still starting is busy loading, not asleep
-  // CPU times around the call: the process's (exact), and each thread's, read while the thread
-  // that calls the entry point sleeps in its wait for a request (a thread's own figure is brought
-  // up to date only when it stops or at a tick). Process clock first before, last after: the
-  // CPU time of threads gone since then is never under-counted.
-  const bool caller_asleep_before = wait_caller_asleep();
+  // CPU times around the call: the process's (exact) and, for the timer check, each thread's,
+  // read while the thread that calls the entry point sleeps in its wait for a request (a
+  // thread's own figure is brought up to date only when it stops or at a tick). Process clock
+  // first before, last after: the CPU time of threads gone since then is never under-counted.
+  bool caller_asleep_before = false;
+  if (thread_cpu_times_) {
+    wait_ready();  // a runner still starting is busy loading, not asleep
+    caller_asleep_before = wait_caller_asleep();
+  }
   const double cpu_before = cpu_time_ns();
   std::map<int, double> threads_before;
-  for (int tid : thread_ids()) threads_before[tid] = thread_cpu_ns(tid);
+  if (thread_cpu_times_)
+    for (int tid : thread_ids()) threads_before[tid] = thread_cpu_ns(tid);
   CallOutcome o = exchange(q, timeout_s);
   if (o.kind != CallOutcome::Kind::kOk) return o;
   // Read at once: a thread the call left running is there now (the judge's host_thread check).
   o.threads_after = thread_ids();
-  const bool caller_asleep_after = wait_caller_asleep();
   double live_ns = 0;  // of the threads that are still there
-  for (int tid : o.threads_after) {
-    double after = thread_cpu_ns(tid);
-    if (after < 0) continue;  // gone meanwhile: its time counts as gone
-    auto before = threads_before.find(tid);
-    live_ns += std::max(0.0, after - (before != threads_before.end() ? std::max(0.0, before->second) : 0.0));
-    if (tid == pid_ && caller_asleep_before && caller_asleep_after && before != threads_before.end() &&
-        before->second >= 0)
-      o.caller_cpu_ns = after - before->second;
+  if (thread_cpu_times_) {
+    const bool caller_asleep_after = wait_caller_asleep();
+    for (int tid : o.threads_after) {
+      double after = thread_cpu_ns(tid);
+      if (after < 0) continue;  // gone meanwhile: its time counts as gone
+      auto before = threads_before.find(tid);
+      const bool known_before = before != threads_before.end() && before->second >= 0;
+      live_ns += std::max(0.0, after - (known_before ? before->second : 0.0));
+      if (tid == pid_ && caller_asleep_before && caller_asleep_after && known_before)
+        o.caller_cpu_ns = after - before->second;
+    }
   }
   const double cpu_after = cpu_time_ns();
   if (cpu_before >= 0 && cpu_after >= 0) {
     o.runner_cpu_ns = cpu_after - cpu_before;
-    o.gone_cpu_ns = std::max(0.0, o.runner_cpu_ns - live_ns);
+    if (thread_cpu_times_) o.gone_cpu_ns = std::max(0.0, o.runner_cpu_ns - live_ns);
   }
   return o;
 }

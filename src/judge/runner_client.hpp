@@ -31,6 +31,9 @@ struct RunnerSpec {
   // ... but keeps its file reads confined (--reads-confined-only) where the tool allows it.
   bool reads_confined_under_wrapper = false;
   double start_timeout_s = 0;  // until the runner is ready; 0 = the client's default
+  // Read the CPU time of the runner's threads around every call (CallOutcome::caller_cpu_ns,
+  // gone_cpu_ns), for the timer check: about 50 us a call, spent only where the check runs.
+  bool thread_cpu_times = false;
 };
 
 struct CallOutcome {
@@ -122,6 +125,7 @@ class RunnerClient {
   bool wait_caller_asleep() const;
 
   pid_t pid_ = -1;
+  bool thread_cpu_times_ = false;
   clockid_t cpu_clock_ = 0;
   bool has_cpu_clock_ = false;
   int socket_ = -1;
