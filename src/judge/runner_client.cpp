@@ -334,13 +334,11 @@ double RunnerClient::thread_cpu_ns(int tid) const {
 }
 
 bool RunnerClient::wait_caller_asleep() const {
-  const std::string path = "/proc/" + std::to_string(pid_) + "/task/" + std::to_string(pid_) + "/stat";
   const double t0 = now_seconds();
   for (;;) {
-    const std::string stat = read_proc_file(path);
-    auto paren = stat.rfind(')');
-    if (paren == std::string::npos || paren + 2 >= stat.size()) return false;  // gone
-    if (stat[paren + 2] != 'R') return true;
+    std::optional<ThreadStat> t = thread_stat(pid_);
+    if (!t) return false;  // gone
+    if (t->state != 'R') return true;
     // After its reply the runner is a few microseconds from its next wait; on a loaded machine
     // it may first wait for a core, which yielding this one can give it.
     if (now_seconds() - t0 > 0.005) return false;
@@ -421,18 +419,24 @@ std::vector<int> RunnerClient::thread_ids() const {
 
 bool RunnerClient::thread_running(int tid) const {
   if (!alive()) return false;
+  std::optional<ThreadStat> t = thread_stat(tid);
+  constexpr unsigned long long kPfExiting = 0x4;  // PF_EXITING: the thread is in do_exit()
+  return t && t->state != 'Z' && t->state != 'X' && (t->flags & kPfExiting) == 0;
+}
+
+std::optional<RunnerClient::ThreadStat> RunnerClient::thread_stat(int tid) const {
   const std::string stat =
       read_proc_file("/proc/" + std::to_string(pid_) + "/task/" + std::to_string(tid) + "/stat");
   // After the command's closing parenthesis: state ppid pgrp session tty_nr tpgid flags ...
   auto paren = stat.rfind(')');
-  if (paren == std::string::npos) return false;  // gone meanwhile
+  if (paren == std::string::npos) return std::nullopt;  // gone meanwhile
   std::istringstream fields(stat.substr(paren + 1));
   std::string state;
   long long skip = 0;
   unsigned long long flags = 0;
   fields >> state >> skip >> skip >> skip >> skip >> skip >> flags;
-  constexpr unsigned long long kPfExiting = 0x4;  // PF_EXITING: the thread is in do_exit()
-  return fields && state != "Z" && state != "X" && (flags & kPfExiting) == 0;
+  if (!fields || state.empty()) return std::nullopt;
+  return ThreadStat{state[0], flags};
 }
 
 CallOutcome RunnerClient::exchange(const protocol::Request& q, double timeout_s) {

@@ -123,6 +123,12 @@ class RunnerClient {
   double thread_cpu_ns(int tid) const;
   // Waits (up to 5 ms) until the runner's main thread is not running; false if it still is.
   bool wait_caller_asleep() const;
+  // A thread's state letter and flags (/proc/<pid>/task/<tid>/stat); nullopt when it is gone.
+  struct ThreadStat {
+    char state;
+    unsigned long long flags;
+  };
+  std::optional<ThreadStat> thread_stat(int tid) const;
 
   pid_t pid_ = -1;
   bool thread_cpu_times_ = false;
