@@ -69,6 +69,9 @@ class Backend {
                                      const std::filesystem::path& /*report_file*/) const {
     return plain;
   }
+  // The judge's trusted device helper (judge/device_plane.hpp), where the backend has one: the
+  // timing loop then lays out and checks its tensors on the device. nullopt on the CPU.
+  virtual std::optional<RunnerSpec> device_helper() const { return std::nullopt; }
   // The device's clocks, temperature, power and throttle reasons now; nullopt where the backend
   // cannot read them (the CPU; a GPU without NVML), and telemetry_unavailable() says why.
   virtual std::optional<DeviceTelemetry> telemetry() const { return std::nullopt; }

@@ -19,6 +19,13 @@ struct BufferLayout {
   size_t total_bytes = 0;
 };
 
+// A contiguous piece of data moved from one buffer to another (offsets within each).
+struct ByteMove {
+  uint64_t source = 0;
+  uint64_t dest = 0;
+  uint64_t bytes = 0;
+};
+
 BufferLayout make_layout(const std::vector<size_t>& tensor_bytes);
 
 }  // namespace arena

@@ -11,6 +11,7 @@
 #include "core/subprocess.hpp"
 #include "judge/checker.hpp"
 #include "judge/device_lock.hpp"
+#include "judge/device_plane.hpp"
 #include "judge/failure_explanation.hpp"
 #include "judge/input_generator.hpp"
 #include "judge/lane.hpp"
@@ -18,6 +19,7 @@
 #include "judge/reordering.hpp"
 #include "judge/runner_offset.hpp"
 #include "judge/sanitizer_run.hpp"
+#include "judge/timed_data_on_device.hpp"
 #include "judge/timer_check.hpp"
 #include "judge/timing_loop.hpp"
 
@@ -108,6 +110,13 @@ class Judge {
     candidate_ = std::make_unique<Lane>(backend_, task_, c.library, max_region);
     if (options_.timing || heldout)
       baseline_ = std::make_unique<Lane>(backend_, task_, baseline, max_region);
+    // Timed calls lay out and check their tensors on the device where the backend has a device
+    // helper: the candidate's and the baseline's device buffers are then the helper's.
+    if (auto helper = options_.timing ? backend_.device_helper() : std::nullopt) {
+      plane_ = std::make_unique<DevicePlane>(*helper);
+      candidate_->use_device_plane(plane_.get());
+      if (baseline_) baseline_->use_device_plane(plane_.get());
+    }
     // All runners come up side by side; each lane waits for its own when first used.
     reference_->start();
     candidate_->start();
@@ -336,6 +345,13 @@ class Judge {
     }
     candidate_->write_inputs(inputs);
     add_seconds("runner_start", t);
+    candidate_->arm_guards(stream_key(sv.seeds.back(), 7777));
+    // The tensors of timed calls stay on the device where they can (judge/timed_data_on_device).
+    t = now_seconds();
+    std::string host_path_reason;
+    std::unique_ptr<TimedDataOnDevice> on_device =
+        TimedDataOnDevice::make(task_, shape, *candidate_, base, inputs, verified, &host_path_reason);
+    add_seconds("timing_setup", t);
 
     // One judge times on a device at a time (judge/device_lock.hpp); the wait is not timing.
     t = now_seconds();
@@ -354,23 +370,57 @@ class Judge {
     uint64_t draws = 0;
     const uint64_t order_key = stream_key(sv.seeds.back(), 0xF8E5);
     std::vector<HostBuffer> in_order(task_.tensors.size());
-    // Output `i` of `lane` in the reference's order.
-    auto output_in_order = [&](Lane& lane, const Reordering& order, size_t i) -> const void* {
-      if (order.empty()) return lane.tensor(i);
+    // Output `i` (at `got`, in `order`) in the reference's order.
+    auto output_in_order = [&](const void* got, const Reordering& order, size_t i) -> const void* {
+      if (order.empty()) return got;
       in_order[i].resize(expected[i].size());
-      reorder_tensor(task_, shape, order, i, static_cast<const std::byte*>(lane.tensor(i)),
-                     in_order[i].data(),
+      reorder_tensor(task_, shape, order, i, static_cast<const std::byte*>(got), in_order[i].data(),
                      /*inverse=*/true);
       return in_order[i].data();
     };
+    // An output that is not the verified one bit for bit: within tolerance of the reference?
+    // "" when it is, else what is wrong.
+    auto check_against_reference = [&](Lane& lane, size_t i, const void* got) -> std::string {
+      const auto& spec = task_.tensors[i];
+      OutputCheck c = check_output(spec, lane.dims()[i], output_in_order(got, pair_order, i), expected[i].data(),
+                                   task_.tolerance_for(spec, shape), lane.poison(i));
+      return c.ok() ? "" : describe_mismatch(c);
+    };
+    bool baseline_checked = false;
+    auto flag_baseline = [&](const std::string& wrong) {
+      v_.flags.push_back({"baseline_incorrect", shape.label(), "the baseline is wrong here: " + wrong, false});
+    };
+    // On the device: the candidate's whole buffer against the pair's expected image there; an
+    // output that differs comes to the host for the tolerance check.
+    std::optional<size_t> timed_input_changed;
+    auto check_on_device = [&]() -> std::string {
+      TimedDataOnDevice::Check c = on_device->check(*candidate_, /*whole=*/true);
+      if (c.changed_input) {
+        timed_input_changed = c.changed_input;
+        return "the solution changed its input '" + task_.tensors[*c.changed_input].name + "'";
+      }
+      if (c.guards_changed) return "the solution wrote outside its output during timing";
+      for (size_t i : c.outputs_differing) {
+        HostBuffer got = on_device->download_output(*candidate_, i);
+        if (std::string wrong = check_against_reference(*candidate_, i, got.data()); !wrong.empty()) return wrong;
+      }
+      if (base && !baseline_checked) {
+        baseline_checked = true;
+        for (size_t i : on_device->check(*base, /*whole=*/false).outputs_differing) {
+          HostBuffer got = on_device->download_output(*base, i);
+          if (std::string wrong = check_against_reference(*base, i, got.data()); !wrong.empty()) flag_baseline(wrong);
+        }
+      }
+      return "";
+    };
     // Every timed output is checked: equal bit for bit to the output already verified for these
     // inputs (fast), or else within tolerance of the reference itself.
-    bool baseline_checked = false;
     auto check = [&]() -> std::string {
+      if (on_device) return check_on_device();
       for (size_t i = 0; i < task_.tensors.size(); ++i) {
         const auto& spec = task_.tensors[i];
         if (spec.role != Role::kOutput) continue;
-        const void* got = output_in_order(*candidate_, pair_order, i);
+        const void* got = output_in_order(candidate_->tensor(i), pair_order, i);
         if (parallel_equal(got, verified[i].data(), verified[i].size())) continue;
         OutputCheck c = check_output(spec, candidate_->dims()[i], got, expected[i].data(),
                                      task_.tolerance_for(spec, shape), candidate_->poison(i));
@@ -379,20 +429,13 @@ class Judge {
       if (candidate_->check_guards()) return "the solution wrote outside its output during timing";
       if (base && !baseline_checked) {
         baseline_checked = true;
-        for (size_t i = 0; i < task_.tensors.size(); ++i) {
-          const auto& spec = task_.tensors[i];
-          if (spec.role != Role::kOutput) continue;
-          OutputCheck c =
-              check_output(spec, base->dims()[i], output_in_order(*base, pair_order, i),
-                           expected[i].data(), task_.tolerance_for(spec, shape), base->poison(i));
-          if (!c.ok())
-            v_.flags.push_back({"baseline_incorrect", shape.label(),
-                                "the baseline is wrong here: " + describe_mismatch(c), false});
-        }
+        for (size_t i = 0; i < task_.tensors.size(); ++i)
+          if (task_.tensors[i].role == Role::kOutput)
+            if (std::string wrong = check_against_reference(*base, i, base->tensor(i)); !wrong.empty())
+              flag_baseline(wrong);
       }
       return "";
     };
-    candidate_->arm_guards(stream_key(sv.seeds.back(), 7777));
     TimingLoopOptions lo{options_.stopping,
                          options_.cold_cache,
                          timeout(),
@@ -401,7 +444,14 @@ class Judge {
                          {},
                          {},
                          stream_key(sv.seeds.back(), 0x0DE5)};
-    if (fresh) {
+    lo.on_device = on_device != nullptr;
+    if (on_device) {
+      // Both lanes get the pair's inputs on the device before the pair.
+      lo.before_pair = [&] {
+        if (fresh) pair_order = draw_reordering(task_, shape, stream_key(order_key, draws++));
+        on_device->prepare_pair(pair_order);
+      };
+    } else if (fresh) {
       // Both calls of a pair get the same new inputs, drawn before the pair: each side's call is
       // then preceded by the same host work (an upload), whichever comes first.
       lo.before_pair = [&] {
@@ -419,15 +469,23 @@ class Judge {
       sv.message = "during timing: " + r.candidate_failure->message;
       return;
     }
+    if (timed_input_changed) {
+      sv.correct = false;
+      sv.failure = FailureClass::kInputMutated;
+      sv.message = "during timing, the solution changed its input '" + task_.tensors[*timed_input_changed].name +
+                   "'; inputs are read-only";
+      return;
+    }
     // Timed calls moved only outputs and guards: the inputs they left on the device must still
     // be the ones uploaded (a changed input is also the likeliest cause of a wrong timed output).
-    if (!candidate_->download_all(timeout())) {
+    // On the device they were compared after every pair.
+    if (!on_device && !candidate_->download_all(timeout())) {
       sv.correct = false;
       sv.failure = FailureClass::kCrash;
       sv.message = "during timing: the runner died while the judge read the buffers back";
       return;
     }
-    if (auto changed = candidate_->changed_input(current_inputs)) {
+    if (auto changed = on_device ? std::nullopt : candidate_->changed_input(current_inputs)) {
       sv.correct = false;
       sv.failure = FailureClass::kInputMutated;
       sv.message = "during timing, the solution changed its input '" +
@@ -453,6 +511,8 @@ class Judge {
     tm.baseline_first = r.baseline_first;  // 0 without a baseline
     tm.cold_cache = options_.cold_cache;
     tm.graph_launches = options_.graph_launches;
+    tm.checked_on_device = on_device != nullptr;
+    tm.checked_on_host_because = host_path_reason;
     if (fresh) {
       tm.inputs_per_call = "reordered along";
       for (size_t k = 0; k < task_.equivariant.size(); ++k)
@@ -595,6 +655,7 @@ class Judge {
   const Backend& backend_;
   const JudgeOptions& options_;
   Verdict& v_;
+  std::unique_ptr<DevicePlane> plane_;  // before the lanes: they map its buffers
   std::unique_ptr<Lane> reference_;
   std::unique_ptr<Lane> candidate_;
   std::unique_ptr<Lane> baseline_;

@@ -50,7 +50,13 @@ std::string Lane::prepare(const Shape& shape) {
   dims_.clear();
   for (const auto& t : task_.tensors) dims_.push_back(task_.dims(t, shape));
   layout_ = make_layout(tensor_bytes(task_, shape));
-  runner_->map_region(layout_.total_bytes);
+  if (plane_ != nullptr) plane_->release(device_buffer_);  // the runner's mapping keeps it until remapped
+  if (plane_ != nullptr && (device_plane_off_ = plane_->unavailable()).empty()) {
+    device_buffer_ = plane_->allocate(layout_.total_bytes, /*exported=*/true);
+    runner_->map_region(layout_.total_bytes, device_buffer_.fd, device_buffer_.bytes);
+  } else {
+    runner_->map_region(layout_.total_bytes);
+  }
   offsets_.clear();
   for (const auto& s : layout_.slots) offsets_.push_back(s.offset);
   inputs_on_device_ = false;
@@ -103,25 +109,40 @@ void Lane::poison_outputs(uint64_t nonce) {
   }
 }
 
+void Lane::poison_outputs_on_device(uint64_t nonce) {
+  if (device_plane() == nullptr) throw InternalError("poison_outputs_on_device: the lane has no device plane buffer");
+  for (size_t i = 0; i < task_.tensors.size(); ++i) {
+    const auto& t = task_.tensors[i];
+    if (t.role != Role::kOutput) continue;
+    poisons_[i] = make_poison(t.dtype, nonce + i);
+    const uint32_t size = static_cast<uint32_t>(dtype_size(t.dtype));
+    plane_->fill(device_buffer_, layout_.slots[i].offset, layout_.slots[i].bytes / size, size, poisons_[i].bits);
+  }
+}
+
 void Lane::arm_guards(uint64_t key) {
   guard_key_ = key;
   fill_guards(runner_->region(), layout_, key);
 }
 
 CallOutcome Lane::call(double timeout_s, bool cold, uint32_t flags, uint32_t graph_launches,
-                       bool outputs_only) {
+                       Transfer transfer) {
   static const std::vector<std::pair<uint64_t, uint64_t>> kWhole;
   // Inputs go up whenever they were written since the last upload; outputs and guards always.
-  const bool ranged = outputs_only && output_ranges_.size() <= protocol::kMaxRanges;
+  const bool ranged = transfer == Transfer::kOutputs && output_ranges_.size() <= protocol::kMaxRanges;
   const auto& ranges = ranged ? output_ranges_ : kWhole;
-  CallOutcome up = runner_->transfer(protocol::Op::kUpload, timeout_s,
-                                     ranged && inputs_on_device_ ? ranges : kWhole);
-  if (up.kind != CallOutcome::Kind::kOk) return up;
-  inputs_on_device_ = true;
+  if (transfer != Transfer::kNone) {
+    CallOutcome up = runner_->transfer(protocol::Op::kUpload, timeout_s,
+                                       ranged && inputs_on_device_ ? ranges : kWhole);
+    if (up.kind != CallOutcome::Kind::kOk) return up;
+    inputs_on_device_ = true;
+  } else {
+    inputs_on_device_ = false;  // the region's inputs are not what the device holds now
+  }
   if (cold && !runner_->flush_caches(timeout_s))
     return {CallOutcome::Kind::kCrash, 0, 0, "the runner died while evicting the caches"};
   CallOutcome o = runner_->call(offsets_, scalars_, timeout_s, flags, graph_launches);
-  if (o.kind != CallOutcome::Kind::kOk) return o;
+  if (o.kind != CallOutcome::Kind::kOk || transfer == Transfer::kNone) return o;
   CallOutcome down = runner_->transfer(protocol::Op::kDownload, timeout_s, ranges);
   return down.kind == CallOutcome::Kind::kOk ? o : down;
 }

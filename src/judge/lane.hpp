@@ -13,6 +13,7 @@
 #include "core/task.hpp"
 #include "judge/backend.hpp"
 #include "judge/buffer_layout.hpp"
+#include "judge/device_plane.hpp"
 #include "judge/guard_bytes.hpp"
 #include "judge/input_generator.hpp"
 #include "judge/poison.hpp"
@@ -29,6 +30,9 @@ class Lane {
 
   // Starts runners from `spec` instead of the backend's plain one (the sanitizer wraps it).
   void use_runner_spec(RunnerSpec spec) { spec_ = std::move(spec); }
+  // The runner's device buffers come from `plane` (the judge's, judge/device_plane.hpp) from
+  // the next prepare() on, where the plane is available; the lane's own otherwise.
+  void use_device_plane(DevicePlane* plane) { plane_ = plane; }
   // Starts a runner if none is alive, without waiting for it to be ready.
   void start();
   // Asks the runner to quit and waits up to `timeout_s` for it: its exit code (RunnerClient::quit).
@@ -40,16 +44,23 @@ class Lane {
   void write_inputs(const std::vector<HostBuffer>& inputs);
   void poison_outputs(uint64_t nonce);
   void arm_guards(uint64_t key);
+  // The same poison as poison_outputs(nonce), written by the device plane straight into the
+  // device buffers (only where device_buffer() is set).
+  void poison_outputs_on_device(uint64_t nonce);
+
+  // What a call moves between the shared region and the device: everything; the outputs and
+  // guard zones (and the inputs only when write_inputs() gave new ones); or nothing (the device
+  // plane lays out and checks the buffers itself).
+  enum class Transfer { kWhole, kOutputs, kNone };
 
   // One call of the solution: the region goes to the device, the caches are evicted when
   // `cold`, the entry point runs, and the region comes back (the last two steps are no-ops on
   // the CPU). The outcome is the call's; a failure on the way is reported as such.
-  // `flags` and `graph_launches` go to the runner as RunnerClient::call says. `outputs_only`
-  // (timed calls): bring back only the outputs and the guard zones, and send the inputs only
-  // when write_inputs() gave new ones; otherwise they stay on the device as they were (a
-  // solution that changes them is found by the next download_all()).
+  // `flags` and `graph_launches` go to the runner as RunnerClient::call says. With
+  // Transfer::kOutputs (timed calls) inputs left on the device stay as they were (a solution
+  // that changes them is found by the next download_all()).
   CallOutcome call(double timeout_s, bool cold = false, uint32_t flags = 0, uint32_t graph_launches = 0,
-                   bool outputs_only = false);
+                   Transfer transfer = Transfer::kWhole);
   // The whole region back from the device (after outputs-only calls); false if the runner died.
   bool download_all(double timeout_s);
   int runner_threads() const { return runner_->thread_count(); }
@@ -62,6 +73,8 @@ class Lane {
   const SandboxState& sandbox() const { return runner_->sandbox(); }
 
   std::optional<GuardViolation> check_guards() const;
+  // The key of the last arm_guards().
+  uint64_t guard_key() const { return guard_key_; }
   // The index of the first input whose bytes differ from `pristine`, if any.
   std::optional<size_t> changed_input(const std::vector<HostBuffer>& pristine) const;
 
@@ -72,6 +85,13 @@ class Lane {
   const std::vector<std::vector<int64_t>>& dims() const { return dims_; }
 
   double runner_start_seconds() const { return runner_start_seconds_; }
+
+  const BufferLayout& layout() const { return layout_; }
+  // The device plane's buffer this lane's runner works on; nullptr when it has its own.
+  const DevicePlane::Buffer* device_buffer() const { return device_buffer_.id != 0 ? &device_buffer_ : nullptr; }
+  DevicePlane* device_plane() const { return device_buffer_.id != 0 ? plane_ : nullptr; }
+  // Why the lane's device buffers are its own although a plane was given ("" otherwise).
+  const std::string& device_plane_off() const { return device_plane_off_; }
 
  private:
   const Backend& backend_;
@@ -90,6 +110,9 @@ class Lane {
   uint64_t guard_key_ = 0;
   double runner_start_seconds_ = 0;
   bool counted_start_ = false;
+  DevicePlane* plane_ = nullptr;
+  DevicePlane::Buffer device_buffer_;
+  std::string device_plane_off_;
 };
 
 }  // namespace arena

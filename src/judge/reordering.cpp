@@ -51,53 +51,49 @@ AxisOrder inverted(const AxisOrder& o) {
   return inv;
 }
 
+// Walks a tensor's reordering as byte moves: emit(source offset, destination offset, bytes)
+// for each contiguous piece, in destination order. Runs of axes that keep their order move as
+// one piece.
 struct Copier {
   std::vector<int64_t> dims;
   std::vector<int64_t> stride;          // bytes per step of each axis
   std::vector<const AxisOrder*> order;  // null: the axis keeps its order
   std::vector<bool> rest_in_order;      // this axis and every later one keep their order
 
-  void copy(size_t a, const std::byte* src, std::byte* dst) const {
+  template <typename Emit>
+  void walk(size_t a, int64_t src, int64_t dst, Emit& emit) const {
     if (a == dims.size() || rest_in_order[a]) {
-      parallel_copy(dst, src,
-                    static_cast<size_t>(a == dims.size() ? stride.back() : dims[a] * stride[a]));
+      emit(src, dst, a == dims.size() ? stride.back() : dims[a] * stride[a]);
       return;
     }
     const bool tail_in_order = a + 1 == dims.size() || rest_in_order[a + 1];
     if (!order[a]) {
-      for (int64_t i = 0; i < dims[a]; ++i) copy(a + 1, src + i * stride[a], dst + i * stride[a]);
+      for (int64_t i = 0; i < dims[a]; ++i) walk(a + 1, src + i * stride[a], dst + i * stride[a], emit);
       return;
     }
     int64_t d = 0;
-    if (tail_in_order && a == 0 && dims[a] * stride[a] >= (int64_t{16} << 20)) {
-      // A large tensor reordered along its outer axis: its segments, across the host's cores.
-      const auto& segs = order[a]->segments;
-      std::vector<int64_t> at(segs.size());
-      for (size_t k = 0; k < segs.size(); d += segs[k++].length) at[k] = d;
-      parallel_chunks(
-          static_cast<int64_t>(segs.size()),
-          [&](size_t, int64_t begin, int64_t end) {
-            for (int64_t k = begin; k < end; ++k) {
-              const auto& s = segs[static_cast<size_t>(k)];
-              std::memcpy(dst + at[static_cast<size_t>(k)] * stride[a], src + s.source * stride[a],
-                          static_cast<size_t>(s.length * stride[a]));
-            }
-          },
-          1);
-      return;
-    }
     for (const auto& s : order[a]->segments) {
       if (tail_in_order) {
-        std::memcpy(dst + d * stride[a], src + s.source * stride[a],
-                    static_cast<size_t>(s.length * stride[a]));
+        emit(src + s.source * stride[a], dst + d * stride[a], s.length * stride[a]);
       } else {
         for (int64_t j = 0; j < s.length; ++j)
-          copy(a + 1, src + (s.source + j) * stride[a], dst + (d + j) * stride[a]);
+          walk(a + 1, src + (s.source + j) * stride[a], dst + (d + j) * stride[a], emit);
       }
       d += s.length;
     }
   }
+
+  // How many moves walk() emits.
+  int64_t move_count(size_t a = 0) const {
+    if (a == dims.size() || rest_in_order[a]) return 1;
+    const bool tail_in_order = a + 1 == dims.size() || rest_in_order[a + 1];
+    if (!order[a]) return dims[a] * move_count(a + 1);
+    return tail_in_order ? static_cast<int64_t>(order[a]->segments.size()) : dims[a] * move_count(a + 1);
+  }
 };
+
+// At most this many moves are listed (24 bytes each); a reordering with more is walked.
+constexpr int64_t kMaxListedMoves = int64_t{1} << 20;
 
 template <typename U>
 U load(const std::byte* base, int64_t i) {
@@ -192,6 +188,35 @@ void reorder_csr(const Task& task, const AxisOrder& rows_order,
   }
 }
 
+// The walk of tensor `index`'s reordering (its undoing when `inverse`); the inverted axis
+// orders it points to are kept in `inverses`.
+Copier make_copier(const Task& task, const Shape& shape, const Reordering& r, size_t index, bool inverse,
+                   std::vector<AxisOrder>& inverses) {
+  const TensorSpec& t = task.tensors.at(index);
+  Copier c;
+  c.dims = task.dims(t, shape);
+  const size_t n = c.dims.size();
+  inverses.clear();
+  inverses.reserve(n);
+  c.stride.assign(n, static_cast<int64_t>(dtype_size(t.dtype)));
+  for (size_t a = n; a-- > 1;) c.stride[a - 1] = c.stride[a] * c.dims[a];
+  c.order.assign(n, nullptr);
+  for (size_t a = 0; a < n; ++a) {
+    auto it = r.axes.find(t.shape[a].text());
+    if (it == r.axes.end()) continue;
+    if (inverse) {
+      inverses.push_back(inverted(it->second));
+      c.order[a] = &inverses.back();
+    } else {
+      c.order[a] = &it->second;
+    }
+  }
+  c.rest_in_order.assign(n, true);
+  for (size_t a = n; a-- > 0;)
+    c.rest_in_order[a] = !c.order[a] && (a + 1 == n || c.rest_in_order[a + 1]);
+  return c;
+}
+
 }  // namespace
 
 Reordering draw_reordering(const Task& task, const Shape& shape, uint64_t key) {
@@ -230,32 +255,70 @@ void reorder_tensor(const Task& task, const Shape& shape, const Reordering& r, s
       }
     }
   }
-  Copier c;
-  c.dims = task.dims(t, shape);
-  const size_t n = c.dims.size();
-  std::vector<AxisOrder> inverses;
-  inverses.reserve(n);
-  c.stride.assign(n, static_cast<int64_t>(dtype_size(t.dtype)));
-  for (size_t a = n; a-- > 1;) c.stride[a - 1] = c.stride[a] * c.dims[a];
-  c.order.assign(n, nullptr);
-  for (size_t a = 0; a < n; ++a) {
-    auto it = r.axes.find(t.shape[a].text());
-    if (it == r.axes.end()) continue;
-    if (inverse) {
-      inverses.push_back(inverted(it->second));
-      c.order[a] = &inverses.back();
-    } else {
-      c.order[a] = &it->second;
-    }
-  }
-  c.rest_in_order.assign(n, true);
-  for (size_t a = n; a-- > 0;)
-    c.rest_in_order[a] = !c.order[a] && (a + 1 == n || c.rest_in_order[a + 1]);
-  if (n == 0) {
+  if (t.shape.empty()) {
     std::memcpy(dst, src, dtype_size(t.dtype));
     return;
   }
-  c.copy(0, src, dst);
+  std::vector<AxisOrder> inverses;
+  const Copier c = make_copier(task, shape, r, index, inverse, inverses);
+  const int64_t count = c.move_count();
+  if (count > kMaxListedMoves) {
+    auto copy = [&](int64_t from, int64_t to, int64_t bytes) {
+      std::memcpy(dst + to, src + from, static_cast<size_t>(bytes));
+    };
+    c.walk(0, 0, 0, copy);
+    return;
+  }
+  std::vector<ByteMove> moves;
+  moves.reserve(static_cast<size_t>(count));
+  auto list = [&](int64_t from, int64_t to, int64_t bytes) {
+    moves.push_back({static_cast<uint64_t>(from), static_cast<uint64_t>(to), static_cast<uint64_t>(bytes)});
+  };
+  c.walk(0, 0, 0, list);
+  apply_moves(moves, src, dst);
+}
+
+std::optional<std::vector<ByteMove>> reorder_moves(const Task& task, const Shape& shape, const Reordering& r,
+                                                   size_t index) {
+  const TensorSpec& t = task.tensors.at(index);
+  if (task.csr && r.axes.count(task.csr->rows) && is_csr_tensor(task, t.name)) return std::nullopt;
+  for (size_t a = 0; a < t.shape.size(); ++a)
+    if (r.axes.count(t.shape[a].text()) &&
+        std::find(task.running_sums.begin(), task.running_sums.end(), t.name) != task.running_sums.end())
+      return std::nullopt;
+  if (t.shape.empty()) return std::vector<ByteMove>{{0, 0, dtype_size(t.dtype)}};
+  std::vector<AxisOrder> inverses;
+  const Copier c = make_copier(task, shape, r, index, /*inverse=*/false, inverses);
+  const int64_t count = c.move_count();
+  if (count > kMaxListedMoves) return std::nullopt;
+  std::vector<ByteMove> moves;
+  moves.reserve(static_cast<size_t>(count));
+  auto list = [&](int64_t from, int64_t to, int64_t bytes) {
+    if (bytes > 0)
+      moves.push_back({static_cast<uint64_t>(from), static_cast<uint64_t>(to), static_cast<uint64_t>(bytes)});
+  };
+  c.walk(0, 0, 0, list);
+  return moves;
+}
+
+void apply_moves(const std::vector<ByteMove>& moves, const std::byte* src, std::byte* dst) {
+  if (moves.size() == 1) {
+    parallel_copy(dst + moves[0].dest, src + moves[0].source, moves[0].bytes);
+    return;
+  }
+  uint64_t total = 0;
+  for (const auto& m : moves) total += m.bytes;
+  // Large: the moves across the host's cores (a timed pair reorders hundreds of MB).
+  const int64_t min_chunk = total >= (uint64_t{16} << 20) ? 1 : static_cast<int64_t>(moves.size());
+  parallel_chunks(
+      static_cast<int64_t>(moves.size()),
+      [&](size_t, int64_t begin, int64_t end) {
+        for (int64_t k = begin; k < end; ++k) {
+          const ByteMove& m = moves[static_cast<size_t>(k)];
+          std::memcpy(dst + m.dest, src + m.source, m.bytes);
+        }
+      },
+      min_chunk);
 }
 
 void reorder_inputs(const Task& task, const Shape& shape, const Reordering& r,

@@ -8,10 +8,12 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/task.hpp"
+#include "judge/buffer_layout.hpp"
 #include "judge/input_generator.hpp"
 
 namespace arena {
@@ -42,6 +44,14 @@ Reordering draw_reordering(const Task& task, const Shape& shape, uint64_t key);
 // (task.running_sums) is only undone (inverse); a CSR tensor only moves through reorder_inputs.
 void reorder_tensor(const Task& task, const Shape& shape, const Reordering& r, size_t index,
                     const std::byte* src, std::byte* dst, bool inverse = false);
+
+// Tensor `index`'s reordering as byte moves (offsets within the tensor), the same that
+// reorder_tensor makes: what the device plane replays on the device. nullopt where it is no
+// list of moves: a running sum, a CSR tensor, or more than a million pieces.
+std::optional<std::vector<ByteMove>> reorder_moves(const Task& task, const Shape& shape, const Reordering& r,
+                                                   size_t index);
+// Carries out `moves` from `src` into `dst` (large lists across the host's cores).
+void apply_moves(const std::vector<ByteMove>& moves, const std::byte* src, std::byte* dst);
 
 // The task's inputs (in task order, as generate_inputs makes them) reordered; a CSR matrix
 // (task.csr) has its rows moved with their entries and its row pointers rebuilt.

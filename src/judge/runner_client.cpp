@@ -207,7 +207,7 @@ std::string RunnerClient::output_tail() const {
   return s;
 }
 
-std::byte* RunnerClient::map_region(size_t bytes) {
+std::byte* RunnerClient::map_region(size_t bytes, int device_fd, uint64_t device_bytes) {
   wait_ready();
   if (region_ != nullptr) munmap(region_, region_bytes_);
   region_ = nullptr;
@@ -220,8 +220,12 @@ std::byte* RunnerClient::map_region(size_t bytes) {
     protocol::Request q;
     q.op = protocol::Op::kMap;
     q.region_bytes = bytes;
+    if (device_fd >= 0) {
+      q.call_flags = protocol::kMapDeviceShared;
+      q.args[0] = device_bytes;
+    }
     protocol::Reply r;
-    const bool replied = send(socket_, &q, sizeof q, MSG_NOSIGNAL) == static_cast<ssize_t>(sizeof q) &&
+    const bool replied = send_request(q, device_fd) &&
                          recv(socket_, &r, sizeof r, 0) == static_cast<ssize_t>(sizeof r);
     if (!replied || r.status != protocol::Status::kOk) {
       // Its own words when it answered; else how it ended, and what it printed.
@@ -439,7 +443,31 @@ std::optional<RunnerClient::ThreadStat> RunnerClient::thread_stat(int tid) const
   return ThreadStat{state[0], flags};
 }
 
-CallOutcome RunnerClient::exchange(const protocol::Request& q, double timeout_s) {
+bool RunnerClient::send_request(const protocol::Request& q, int fd) {
+  if (fd < 0) return send(socket_, &q, sizeof q, MSG_NOSIGNAL) == static_cast<ssize_t>(sizeof q);
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  iovec io{const_cast<protocol::Request*>(&q), sizeof q};
+  msghdr m{};
+  m.msg_iov = &io;
+  m.msg_iovlen = 1;
+  m.msg_control = control;
+  m.msg_controllen = sizeof control;
+  cmsghdr* c = CMSG_FIRSTHDR(&m);
+  c->cmsg_level = SOL_SOCKET;
+  c->cmsg_type = SCM_RIGHTS;
+  c->cmsg_len = CMSG_LEN(sizeof(int));
+  std::memcpy(CMSG_DATA(c), &fd, sizeof fd);
+  return sendmsg(socket_, &m, MSG_NOSIGNAL) == static_cast<ssize_t>(sizeof q);
+}
+
+CallOutcome RunnerClient::request(const protocol::Request& q, double timeout_s, protocol::Reply* reply,
+                                  int* fd) {
+  return exchange(q, timeout_s, reply, fd);
+}
+
+CallOutcome RunnerClient::exchange(const protocol::Request& q, double timeout_s, protocol::Reply* reply,
+                                   int* fd) {
+  if (fd != nullptr) *fd = -1;
   wait_ready();
   if (!alive()) return {CallOutcome::Kind::kCrash, 0, 0, "the runner is not running"};
   double t0 = now_seconds();
@@ -459,8 +487,26 @@ CallOutcome RunnerClient::exchange(const protocol::Request& q, double timeout_s)
     if (rc > 0) break;
   }
   protocol::Reply r;
-  ssize_t n = recv(socket_, &r, sizeof r, 0);
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
+  iovec io{&r, sizeof r};
+  msghdr m{};
+  m.msg_iov = &io;
+  m.msg_iovlen = 1;
+  m.msg_control = control;
+  m.msg_controllen = sizeof control;
+  ssize_t n = recvmsg(socket_, &m, MSG_CMSG_CLOEXEC);
   double host = now_seconds() - t0;
+  for (cmsghdr* c = n > 0 ? CMSG_FIRSTHDR(&m) : nullptr; c != nullptr; c = CMSG_NXTHDR(&m, c)) {
+    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+    int got = -1;
+    std::memcpy(&got, CMSG_DATA(c), sizeof got);
+    if (fd != nullptr && *fd < 0) {
+      *fd = got;
+    } else {
+      close(got);
+    }
+  }
+  if (reply != nullptr) *reply = r;
   if (n != static_cast<ssize_t>(sizeof r) || r.magic != protocol::kMagic) return died(host);
   if (r.status != protocol::Status::kOk) {
     // The runner reported a failure and is exiting; collect it as a death with this message.

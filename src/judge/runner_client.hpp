@@ -86,8 +86,10 @@ class RunnerClient {
   const SandboxState& sandbox() const { return sandbox_; }
   double start_seconds() const { return start_seconds_; }
 
-  // Resizes the shared region to `bytes`; returns the judge's mapping of it.
-  std::byte* map_region(size_t bytes);
+  // Resizes the shared region to `bytes`; returns the judge's mapping of it. With `device_fd`
+  // (a device buffer of `device_bytes` from the judge's device helper, judge/device_plane.hpp),
+  // the runner maps that buffer as its device copy of the region instead of allocating one.
+  std::byte* map_region(size_t bytes, int device_fd = -1, uint64_t device_bytes = 0);
   std::byte* region() const { return region_; }
 
   // `flags` are protocol::kCall* bits; `graph_launches` > 0 replays that many calls as one
@@ -97,6 +99,10 @@ class RunnerClient {
   // Moves the region to the device's copy (kUpload) or back (kDownload); no-ops on the CPU.
   // `ranges` ({offset, bytes}) limit it to those parts; empty = the whole region.
   CallOutcome transfer(protocol::Op op, double timeout_s, const std::vector<std::pair<uint64_t, uint64_t>>& ranges = {});
+  // Any request, answered within `timeout_s`: the reply into *reply, a descriptor that came
+  // with it into *fd (-1 when none). The device helper's requests go this way.
+  CallOutcome request(const protocol::Request& q, double timeout_s, protocol::Reply* reply = nullptr,
+                      int* fd = nullptr);
   // Asks the runner to evict the caches. Returns false when the runner died doing it.
   bool flush_caches(double timeout_s);
   // Threads in the runner's process now (0 when unknown), from /proc/<pid>/status: cheap.
@@ -114,7 +120,10 @@ class RunnerClient {
 
  private:
   CallOutcome died(double host_seconds);
-  CallOutcome exchange(const protocol::Request& q, double timeout_s);
+  CallOutcome exchange(const protocol::Request& q, double timeout_s, protocol::Reply* reply = nullptr,
+                       int* fd = nullptr);
+  // Sends `q`, with `fd` attached (SCM_RIGHTS) when >= 0.
+  bool send_request(const protocol::Request& q, int fd = -1);
   std::string output_tail() const;
   void kill_now();
   double cpu_time_ns() const;

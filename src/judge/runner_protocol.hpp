@@ -40,6 +40,21 @@ enum class Op : uint32_t {
                // around kCall covers the call alone
   kUpload = 5,    // copy the shared region to the device's copy of it (no-op on the CPU)
   kDownload = 6,  // copy the device's copy back into the shared region (no-op on the CPU)
+  // The device plane (judge/device_plane.hpp): requests to the judge's trusted device helper,
+  // which owns device buffers and moves, fills and compares them; never sent to a runner.
+  // Their arguments are in Request::args, as each says; buffer 0 is the helper's staging region
+  // (the memfd it shares with the judge), others are device buffers it allocated.
+  kDevAlloc = 20,     // args: bytes, exported (1: the reply carries a POSIX fd of it, SCM_RIGHTS).
+                      // Reply: result[0] = buffer id, result[1] = bytes allocated (rounded up)
+  kDevFree = 21,      // args: buffer id
+  kDevCopy = 22,      // args: dst id, dst offset, src id, src offset, bytes (either may be 0)
+  kDevMoves = 23,     // args: dst id, src id, staging offset of the moves, count: each move is
+                      // three uint64 (src offset, dst offset, bytes)
+  kDevFill = 24,      // args: buffer id, offset, elements, element bytes (1, 2, 4, 8), pattern bits
+  kDevCompare = 25,   // args: id a, id b, staging offset of the ranges, count: each range is three
+                      // uint64 (offset, bytes, unused) in both buffers; the helper writes two
+                      // uint64 per range after them (bytes that differ, first differing byte or
+                      // ~0); result[0] = ranges with a difference
 };
 
 // The judge's scalar arguments; the generated shim reads `i` or `f` as the task's type says.
@@ -68,7 +83,15 @@ struct Request {
   // kUpload/kDownload: 0 = the whole region; else only these ranges (offset, bytes).
   uint32_t range_count = 0;
   uint64_t ranges[kMaxRanges][2] = {};
+  // kMap with kMapDeviceShared: args[0] = the bytes of the device allocation whose fd comes with
+  // the request. kDev*: as each op says.
+  uint64_t args[6] = {};
 };
+
+// kMap flag (in call_flags): the request carries (SCM_RIGHTS) a POSIX file descriptor of device
+// memory that the judge's device helper allocated; the runner maps it as its device copy of the
+// region instead of allocating its own. The runner never owns those buffers.
+constexpr uint32_t kMapDeviceShared = 2;
 
 enum class Status : uint32_t { kOk = 0, kError = 1 };
 
@@ -79,6 +102,7 @@ struct Reply {
   // From the start of the call until every device was idle again, on the host's clock: more
   // than elapsed_ns when work ran outside the given stream. Equal to elapsed_ns on the CPU.
   uint64_t all_work_ns = 0;
+  uint64_t result[2] = {};  // kDev* answers
   char message[480] = {};   // for kError, and the library-load answer
 };
 

@@ -50,14 +50,17 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
       threads_after_call;  // of the last call: the runner's thread ids right after its reply
   auto timed_call = [&](Lane& lane, Samples* samples, CallOutcome* failure) {
     if (options.before_call) options.before_call(lane);
-    lane.poison_outputs(++nonce);
+    if (options.on_device) {
+      lane.poison_outputs_on_device(++nonce);
+    } else {
+      lane.poison_outputs(++nonce);
+    }
     // The warm-up (no samples) runs with the stream not held: see protocol::kCallNoHold.
     uint32_t flags = samples ? 0 : protocol::kCallNoHold;
-    // Outputs and guards move each way; inputs only when before_call wrote new ones (checked
-    // after the loop).
+    // On the host path outputs and guards move each way, inputs only when before_call wrote new
+    // ones (checked after the loop); on the device nothing moves.
     CallOutcome o = lane.call(options.timeout_s * std::max<uint32_t>(1, graph), options.cold_cache,
-                              flags, graph,
-                              /*outputs_only=*/true);
+                              flags, graph, options.on_device ? Lane::Transfer::kNone : Lane::Transfer::kOutputs);
     if (o.kind != CallOutcome::Kind::kOk) {
       *failure = o;
       return false;

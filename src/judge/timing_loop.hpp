@@ -87,6 +87,9 @@ struct TimingLoopOptions {
   std::function<void(Lane&)> before_call;
   // Draws which side of each pair is called first.
   uint64_t order_seed = 0;
+  // The lanes' buffers live on the device plane (judge/timed_data_on_device.hpp): outputs are
+  // poisoned there and nothing moves between host and device around a call.
+  bool on_device = false;
 };
 
 // `check` looks at the candidate's outputs after each timed call; it returns "" when they are

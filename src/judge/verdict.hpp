@@ -60,6 +60,10 @@ struct Timing {
   // What each timed call got as inputs: "reordered along rows, M" (fresh content per call, the
   // task's equivariant params) or "repeated" (the same inputs every call).
   std::string inputs_per_call = "repeated";
+  // Whether the timed calls' inputs were laid out and their outputs checked on the device
+  // (judge/timed_data_on_device.hpp), else on the host, and why not on the device.
+  bool checked_on_device = false;
+  std::string checked_on_host_because;
   // The device during the timed calls (nullopt where it reports nothing, as on the CPU).
   std::optional<TelemetrySummary> telemetry;           // the candidate's calls
   std::optional<TelemetrySummary> baseline_telemetry;  // the baseline's

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdlib>
+
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -39,6 +41,46 @@ TEST_F(CudaJudge, StarterIsCorrectAndTimed) {
   }
   EXPECT_EQ(r.verdict["device"]["kind"], "cuda");
   EXPECT_TRUE(r.verdict["flags"].empty()) << r.verdict["flags"];
+  for (const auto& s : r.verdict["shapes"]) EXPECT_EQ(s["timing"]["checked_on"], "device") << s["timing"];
+}
+
+// The timed calls' tensors are laid out and checked on the device (judge/timed_data_on_device);
+// ARENA_DEVICE_PLANE=0 moves them through the host as before, and the verdict says which.
+TEST_F(CudaJudge, TimedDataStaysOnTheDeviceUnlessTurnedOff) {
+  const std::vector<std::string> args = {"-q", "eval", "-t", "cuda/softmax_f32", "-s",
+                                         source_path("tasks/cuda/softmax_f32/starter.cu"), "--shape",
+                                         "rows=1000 cols=517", "--max-time", "0.3"};
+  auto on = run_arena(args, true);
+  ASSERT_EQ(on.exit_code, 0) << on.output;
+  EXPECT_EQ(on.verdict["shapes"][0]["timing"]["checked_on"], "device") << on.output;
+  EXPECT_EQ(on.verdict["shapes"][0]["timing"]["inputs_per_call"], "reordered along rows");
+  setenv("ARENA_DEVICE_PLANE", "0", 1);
+  auto off = run_arena(args, true);
+  unsetenv("ARENA_DEVICE_PLANE");
+  ASSERT_EQ(off.exit_code, 0) << off.output;
+  EXPECT_EQ(off.verdict["shapes"][0]["timing"]["checked_on"], "host");
+  EXPECT_FALSE(off.verdict["shapes"][0]["timing"]["checked_on_host_because"].get<std::string>().empty());
+}
+
+// What goes wrong only in timed calls, seen on the device; an output that differs from the
+// verified one only within the tolerance passes.
+TEST_F(CudaJudge, TimedCallsAreCheckedOnTheDevice) {
+  auto eval = [](const std::string& file) {
+    return run_arena({"-q", "eval", "-t", "cuda/vector_add_f32", "-s", broken_cuda(file), "--shape", "n=100003",
+                      "--max-time", "0.3"},
+                     true);
+  };
+  auto wrong = eval("wrong_when_timed");
+  EXPECT_EQ(wrong.exit_code, 1) << wrong.output;
+  EXPECT_EQ(wrong.verdict["summary"]["failure_class"], "wrong_values") << wrong.output;
+  EXPECT_NE(wrong.output.find("a timed call's output was wrong"), std::string::npos) << wrong.output;
+  auto past_end = eval("write_past_end_when_timed");
+  EXPECT_EQ(past_end.exit_code, 1) << past_end.output;
+  EXPECT_NE(past_end.output.find("wrote outside its output during timing"), std::string::npos) << past_end.output;
+  auto ulp = eval("off_by_an_ulp_when_timed");
+  EXPECT_EQ(ulp.exit_code, 0) << ulp.output;
+  EXPECT_EQ(ulp.verdict["shapes"][0]["status"], "pass") << ulp.output;
+  EXPECT_EQ(ulp.verdict["shapes"][0]["timing"]["checked_on"], "device");
 }
 
 TEST_F(CudaJudge, AnInputChangedOnlyWhileTimedIsFound) {

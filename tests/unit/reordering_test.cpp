@@ -116,6 +116,36 @@ TEST(Reordering, ATransposeOfReorderedInputIsTheReorderedTranspose) {
   EXPECT_EQ(std::memcmp(reordered[0].data(), in_moved.data(), reordered[0].size()), 0);
 }
 
+// The device plane replays reorder_moves on the device: applied to a buffer, the moves must
+// give exactly what reorder_tensor gives, for an outer axis, an inner one, and both.
+TEST(Reordering, TheMovesTheDeviceReplaysAreTheHostReordering) {
+  TempTask t{transpose_yaml()};
+  Task task = load_task(t.dir());
+  for (auto [rows, cols] : {std::pair<int64_t, int64_t>{300, 7}, {5, 1000}, {1, 600}, {2, 2}}) {
+    Shape s{{{"rows", rows}, {"cols", cols}}};
+    Reordering r = draw_reordering(task, s, static_cast<uint64_t>(rows * 31 + cols));
+    auto in = iota_floats(static_cast<size_t>(rows * cols));
+    for (size_t index : {size_t{0}, size_t{1}}) {
+      auto host = in, replayed = in;
+      std::fill(replayed.begin(), replayed.end(), -1.0f);
+      reorder_tensor(task, s, r, index, bytes(in), bytes(host));
+      auto moves = reorder_moves(task, s, r, index);
+      ASSERT_TRUE(moves.has_value());
+      uint64_t moved = 0;
+      for (const auto& m : *moves) moved += m.bytes;
+      EXPECT_EQ(moved, in.size() * sizeof(float)) << "every byte is moved exactly once";
+      apply_moves(*moves, bytes(in), bytes(replayed));
+      EXPECT_EQ(replayed, host) << rows << "x" << cols << " tensor " << index;
+    }
+  }
+  // Nothing to reorder: one move of the whole tensor.
+  Shape one{{{"rows", 1}, {"cols", 1}}};
+  auto whole = reorder_moves(task, one, draw_reordering(task, one, 1), 0);
+  ASSERT_TRUE(whole.has_value());
+  ASSERT_EQ(whole->size(), 1u);
+  EXPECT_EQ((*whole)[0].bytes, sizeof(float));
+}
+
 TEST(Reordering, TheTaskFileNamesAParamThatReordersAnInput) {
   auto with = [](const std::string& list) {
     return replace(valid_task_yaml(), "reference: reference.cpp",
@@ -194,6 +224,8 @@ starter: starter.cpp
     EXPECT_NE(stale_back, scan(in)) << "n=" << n;
     EXPECT_THROW(reorder_tensor(task, s, r, 1, as_bytes(got), as_bytes(back)), std::logic_error)
         << "a running sum cannot be reordered forward";
+    EXPECT_FALSE(reorder_moves(task, s, r, 1).has_value()) << "a running sum is no list of moves";
+    EXPECT_TRUE(reorder_moves(task, s, r, 0).has_value());
   }
 }
 
@@ -249,6 +281,8 @@ starter: starter.cpp
   EXPECT_NE(y_moved, y);
   EXPECT_THROW(reorder_tensor(task, s, r, 0, moved[0].data(), moved[0].data()), std::logic_error)
       << "row_ptr alone cannot be reordered";
+  EXPECT_FALSE(reorder_moves(task, s, r, 0).has_value()) << "CSR rows are no list of moves";
+  EXPECT_TRUE(reorder_moves(task, s, r, 3).has_value()) << "x keeps its order: one move";
 
   // The timing loop reuses its buffers pair after pair: whatever they held is overwritten.
   std::vector<HostBuffer> reused = moved;

@@ -228,6 +228,17 @@ RunnerSpec CudaBackend::runner(const std::filesystem::path& library, int64_t) co
   return s;
 }
 
+std::optional<RunnerSpec> CudaBackend::device_helper() const {
+  const char* env = std::getenv("ARENA_DEVICE_PLANE");
+  if (env != nullptr && std::string(env) == "0") return std::nullopt;
+  if (!unavailable().empty()) return std::nullopt;
+  RunnerSpec s;
+  s.binary = options_.runner_dir / "arena-device-helper";
+  s.library = "-";
+  s.extra_args = {std::to_string(device_)};
+  return s;
+}
+
 std::string CudaBackend::sanitizer_unavailable() const {
   return tool_unusable(find_compute_sanitizer(), "compute-sanitizer", "ARENA_COMPUTE_SANITIZER");
 }

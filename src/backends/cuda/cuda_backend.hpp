@@ -17,6 +17,9 @@ class CudaBackend : public Backend {
   CompileResult compile(const Task& task, const std::string& source,
                         const std::vector<std::string>& libraries) const override;
   RunnerSpec runner(const std::filesystem::path& library, int64_t region_bytes) const override;
+  // arena-device-helper (beside the runners) on the same device; $ARENA_DEVICE_PLANE=0 turns it
+  // off (the timed data then crosses to the host around every call, as before it existed).
+  std::optional<RunnerSpec> device_helper() const override;
   std::map<std::string, std::string> device() const override { return info_; }
   // "cuda-" and the PCI bus id (the same GPU whatever CUDA_VISIBLE_DEVICES numbers it), else the
   // device number.

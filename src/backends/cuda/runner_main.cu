@@ -10,6 +10,7 @@
 //                     [--no-sandbox]
 //   arena-runner-cuda --info [device]     print the device's facts as key=value lines
 
+#include <cuda.h>
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 #include <sys/mman.h>
@@ -28,6 +29,7 @@
 #include <vector>
 
 #include "backends/cuda/cuda_errors.cuh"
+#include "backends/cuda/shared_device_memory.cuh"
 #include "backends/cuda/hold_kernel.cuh"
 #include "backends/cuda/l2_flush.cuh"
 #include "backends/runner_io.hpp"
@@ -194,11 +196,17 @@ int main(int argc, char** argv) {
 
   void* region = nullptr;
   void* device_region = nullptr;
+  arena::cuda::ImportedMemory imported;  // the device region when the judge's device helper owns it
   size_t region_bytes = 0;
   std::vector<void*> pointers;
   for (;;) {
     Request q;
-    if (!arena::runner::receive(q)) return 0;  // the judge closed the socket
+    int fd = -1;
+    if (!arena::runner::receive(q, &fd)) return 0;  // the judge closed the socket
+    if (fd >= 0 && q.op != arena::protocol::Op::kMap) {
+      close(fd);
+      fd = -1;
+    }
     switch (q.op) {
       case arena::protocol::Op::kQuit:
         return 0;
@@ -207,14 +215,29 @@ int main(int argc, char** argv) {
           cudaHostUnregister(region);
           munmap(region, region_bytes);
         }
-        if (device_region != nullptr) cudaFree(device_region);
+        if (imported.mapped()) {
+          imported.unmap();
+        } else if (device_region != nullptr) {
+          cudaFree(device_region);
+        }
+        device_region = nullptr;
         region = mmap(nullptr, q.region_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, region_fd, 0);
         if (region == MAP_FAILED) fail(std::string("mmap: ") + std::strerror(errno), arena::protocol::kExitSetup);
         region_bytes = q.region_bytes;
         // Pinned, the copies run at full PCIe/NVLink speed; without, they still work.
         if (cudaHostRegister(region, region_bytes, cudaHostRegisterDefault) != cudaSuccess) cudaGetLastError();
-        cudaError_t e = cudaMalloc(&device_region, region_bytes);
-        if (e != cudaSuccess) fail_cuda("allocating the device buffers", e);
+        if ((q.call_flags & arena::protocol::kMapDeviceShared) != 0) {
+          // The device helper's buffer: mapped here, owned there.
+          if (fd < 0 || q.args[0] < region_bytes) fail("kMap: no device buffer came with the request", arena::protocol::kExitSetup);
+          std::string why = imported.map(fd, q.args[0], device);
+          close(fd);
+          if (!why.empty()) fail("mapping the judge's device buffers: " + why, arena::protocol::kExitSetup);
+          device_region = imported.pointer();
+        } else {
+          if (fd >= 0) close(fd);
+          cudaError_t e = cudaMalloc(&device_region, region_bytes);
+          if (e != cudaSuccess) fail_cuda("allocating the device buffers", e);
+        }
         reply_ok();
         break;
       }
@@ -306,6 +329,7 @@ int main(int argc, char** argv) {
         break;
       }
       default:
+        if (fd >= 0) close(fd);
         fail("unknown request", arena::protocol::kExitSetup);
     }
   }

@@ -1,0 +1,70 @@
+// The timing loop's data on the device: what a timed call is given and what it must leave,
+// laid out and checked by the judge's device plane (judge/device_plane.hpp) instead of
+// crossing to the host around every call.
+//
+// Two buffers of the plane, in the lanes' own layout: the pristine image (the inputs as drawn,
+// the outputs already verified for them, the candidate's guard bytes) and the expected image of
+// the current pair (the same reordered: judge/reordering's moves, replayed on the device). Before
+// each pair the lanes' inputs are copied from the expected image; after it the candidate's whole
+// buffer (inputs, outputs, guard zones) is compared with it on the device. Only an output that
+// differs bit for bit comes to the host, where it is checked against the reference within the
+// tolerance, as on the host path.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/task.hpp"
+#include "judge/device_plane.hpp"
+#include "judge/input_generator.hpp"
+#include "judge/lane.hpp"
+#include "judge/reordering.hpp"
+
+namespace arena {
+
+class TimedDataOnDevice {
+ public:
+  // For `candidate` (and `baseline`, when given) at `shape`, whose lanes are prepared on the
+  // same plane, with the candidate's guards armed (Lane::arm_guards: its key) and the inputs and the
+  // verified outputs (by tensor index; empty for inputs) given. nullptr, with *why, where this
+  // shape cannot be timed on the device (a lane on its own buffers, a running-sum output or a
+  // CSR input reordered, a reordering of more than a million pieces).
+  static std::unique_ptr<TimedDataOnDevice> make(const Task& task, const Shape& shape, Lane& candidate,
+                                                 Lane* baseline, const std::vector<HostBuffer>& inputs,
+                                                 const std::vector<HostBuffer>& verified, std::string* why);
+  ~TimedDataOnDevice();
+  TimedDataOnDevice(const TimedDataOnDevice&) = delete;
+  TimedDataOnDevice& operator=(const TimedDataOnDevice&) = delete;
+
+  // Lays out the next pair: the expected image reordered by `order` (empty: as drawn), and its
+  // inputs copied into each lane's buffer.
+  void prepare_pair(const Reordering& order);
+
+  struct Check {
+    std::optional<size_t> changed_input;  // the first input whose bytes changed (tensor index)
+    bool guards_changed = false;          // a guard zone's bytes changed
+    std::vector<size_t> outputs_differing;  // outputs not bit for bit the expected ones
+  };
+  // `lane`'s buffer against the expected image: its outputs; with `whole`, its inputs and
+  // guard zones too (the baseline's guards are not armed).
+  Check check(const Lane& lane, bool whole);
+  // Output `index` of `lane`, as it is on the device (in the pair's order).
+  HostBuffer download_output(const Lane& lane, size_t index);
+
+ private:
+  TimedDataOnDevice(const Task& task, const Shape& shape, DevicePlane& plane, Lane& candidate, Lane* baseline);
+
+  const Task& task_;
+  const Shape& shape_;
+  DevicePlane& plane_;
+  Lane& candidate_;
+  Lane* baseline_;
+  BufferLayout layout_;
+  DevicePlane::Buffer pristine_;
+  DevicePlane::Buffer expected_;
+  bool reordered_ = false;  // the expected image differs from the pristine one
+};
+
+}  // namespace arena

@@ -1,0 +1,14 @@
+// Broken on purpose: right for its first three calls, then every call also writes one element
+// past the end of 'out': only the guard check of timed calls can see it.
+// Expected: wrong_values, "wrote outside its output during timing".
+#include "arena_signature.h"
+__global__ void add(const float* a, const float* b, float* out, int64_t n, int64_t last) {
+  int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+  if (i < n) out[i] = a[i] + b[i];
+  if (i == 0 && last >= n) out[last] = 0.0f;
+}
+extern "C" void vector_add_f32(const float* a, const float* b, float* out, int64_t n, cudaStream_t stream) {
+  static int calls = 0;
+  const int64_t last = ++calls > 3 ? n : n - 1;
+  add<<<static_cast<unsigned>((n + 255) / 256), 256, 0, stream>>>(a, b, out, n, last);
+}
