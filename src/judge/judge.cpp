@@ -171,7 +171,7 @@ class Judge {
       return fail(sv, FailureClass::kReferenceError,
                   "the reference's runner failed to start: " + err);
     err = candidate_->prepare(shape);
-    add_seconds("runner_start", t);
+    add_seconds("prepare", t);
     if (!err.empty()) {
       // A denied call from a static constructor is the same violation as one from a call.
       const bool denied = candidate_->start_failure_kind() == CallOutcome::Kind::kSandboxViolation;
@@ -224,10 +224,12 @@ class Judge {
       std::vector<OutputCheck> first_checks;
       std::vector<HostBuffer> first_outputs;
       for (int run = 0; run < runs; ++run) {
+        t = now_seconds();
         candidate_->write_inputs(inputs);
         candidate_->poison_outputs(seed + static_cast<uint64_t>(run));
         candidate_->arm_guards(stream_key(seed, 1000 + static_cast<uint64_t>(run)));
         CallOutcome o = candidate_->call(timeout());
+        add_seconds("solution_calls", t);
         if (o.kind != CallOutcome::Kind::kOk) return fail(sv, class_of(o), o.message);
 
         t = now_seconds();
@@ -340,17 +342,19 @@ class Judge {
       v_.flags.push_back(
           {"baseline_unavailable", shape.label(), "the baseline failed to load: " + err, false});
       base = nullptr;
-    } else {
-      base->write_inputs(inputs);
     }
-    candidate_->write_inputs(inputs);
-    add_seconds("runner_start", t);
+    add_seconds("prepare", t);
     candidate_->arm_guards(stream_key(sv.seeds.back(), 7777));
-    // The tensors of timed calls stay on the device where they can (judge/timed_data_on_device).
+    // The tensors of timed calls stay on the device where they can (judge/timed_data_on_device);
+    // else they go through the lanes' shared regions.
     t = now_seconds();
     std::string host_path_reason;
     std::unique_ptr<TimedDataOnDevice> on_device =
         TimedDataOnDevice::make(task_, shape, *candidate_, base, inputs, verified, &host_path_reason);
+    if (!on_device) {
+      if (base) base->write_inputs(inputs);
+      candidate_->write_inputs(inputs);
+    }
     add_seconds("timing_setup", t);
 
     // One judge times on a device at a time (judge/device_lock.hpp); the wait is not timing.
