@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "judge/fd_passing.hpp"
 #include "judge/runner_protocol.hpp"
 
 namespace arena::runner {
@@ -55,45 +56,15 @@ inline uint64_t now_ns() {
 // (SCM_RIGHTS: kMap with protocol::kMapDeviceShared) goes to *fd when given, else is closed;
 // *fd is -1 when none came.
 inline bool receive(protocol::Request& q, int* fd = nullptr) {
-  if (fd != nullptr) *fd = -1;
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
-  iovec io{&q, sizeof q};
-  msghdr m{};
-  m.msg_iov = &io;
-  m.msg_iovlen = 1;
-  m.msg_control = control;
-  m.msg_controllen = sizeof control;
-  ssize_t n = recvmsg(g_socket, &m, MSG_CMSG_CLOEXEC);
+  ssize_t n = receive_with_fd(g_socket, &q, sizeof q, fd);
   if (n == 0) return false;
-  for (cmsghdr* c = CMSG_FIRSTHDR(&m); c != nullptr; c = CMSG_NXTHDR(&m, c)) {
-    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
-    int got = -1;
-    std::memcpy(&got, CMSG_DATA(c), sizeof got);
-    if (fd != nullptr && *fd < 0) {
-      *fd = got;
-    } else {
-      close(got);
-    }
-  }
   if (n != static_cast<ssize_t>(sizeof q) || q.magic != protocol::kMagic) fail("malformed request", protocol::kExitSetup);
   return true;
 }
 
 // A reply with a file descriptor attached (SCM_RIGHTS): the device helper's exported buffers.
 inline void send_reply_with_fd(const protocol::Reply& r, int fd) {
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-  iovec io{const_cast<protocol::Reply*>(&r), sizeof r};
-  msghdr m{};
-  m.msg_iov = &io;
-  m.msg_iovlen = 1;
-  m.msg_control = control;
-  m.msg_controllen = sizeof control;
-  cmsghdr* c = CMSG_FIRSTHDR(&m);
-  c->cmsg_level = SOL_SOCKET;
-  c->cmsg_type = SCM_RIGHTS;
-  c->cmsg_len = CMSG_LEN(sizeof(int));
-  std::memcpy(CMSG_DATA(c), &fd, sizeof fd);
-  if (sendmsg(g_socket, &m, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof r)) _exit(protocol::kExitSetup);
+  if (!send_with_fd(g_socket, &r, sizeof r, fd)) _exit(protocol::kExitSetup);
 }
 
 // Loads the solution and its arena_invoke, or fails the start.

@@ -394,8 +394,9 @@ class Judge {
     auto flag_baseline = [&](const std::string& wrong) {
       v_.flags.push_back({"baseline_incorrect", shape.label(), "the baseline is wrong here: " + wrong, false});
     };
-    // On the device: the candidate's whole buffer against the pair's expected image there; an
-    // output that differs comes to the host for the tolerance check.
+    // On the device: the candidate's whole buffer, as its call left it (the snapshot), against
+    // the pair's expected image there; an output that differs comes to the host for the
+    // tolerance check.
     std::optional<size_t> timed_input_changed;
     auto check_on_device = [&]() -> std::string {
       TimedDataOnDevice::Check c = on_device->check(*candidate_, /*whole=*/true);
@@ -440,14 +441,13 @@ class Judge {
       }
       return "";
     };
-    TimingLoopOptions lo{options_.stopping,
-                         options_.cold_cache,
-                         timeout(),
-                         [this] { return backend_.telemetry(); },
-                         options_.graph_launches,
-                         {},
-                         {},
-                         stream_key(sv.seeds.back(), 0x0DE5)};
+    TimingLoopOptions lo;
+    lo.rule = options_.stopping;
+    lo.cold_cache = options_.cold_cache;
+    lo.timeout_s = timeout();
+    lo.telemetry = [this] { return backend_.telemetry(); };
+    lo.graph_launches = options_.graph_launches;
+    lo.order_seed = stream_key(sv.seeds.back(), 0x0DE5);
     lo.on_device = on_device != nullptr;
     if (on_device) {
       // Both lanes get the pair's inputs on the device before the pair.
@@ -455,6 +455,7 @@ class Judge {
         if (fresh) pair_order = draw_reordering(task_, shape, stream_key(order_key, draws++));
         on_device->prepare_pair(pair_order);
       };
+      lo.after_call = [&](Lane& lane) { on_device->snapshot(lane); };
     } else if (fresh) {
       // Both calls of a pair get the same new inputs, drawn before the pair: each side's call is
       // then preceded by the same host work (an upload), whichever comes first.

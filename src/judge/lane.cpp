@@ -1,5 +1,7 @@
 #include "judge/lane.hpp"
 
+#include <unistd.h>
+
 #include <cstring>
 
 #include "core/error.hpp"
@@ -25,6 +27,10 @@ Lane::Lane(const Backend& backend, const Task& task, std::filesystem::path libra
       task_(task),
       library_(std::move(library)),
       max_region_bytes_(max_region_bytes) {}
+
+Lane::~Lane() {
+  if (device_buffer_.fd >= 0) close(device_buffer_.fd);
+}
 
 void Lane::start() {
   if (!runner_ || !runner_->alive()) {

@@ -27,6 +27,10 @@ int64_t region_bytes(const Task& task, const Shape& shape);
 class Lane {
  public:
   Lane(const Backend& backend, const Task& task, std::filesystem::path library, int64_t max_region_bytes);
+  // Closes the descriptor of its device plane buffer; the buffer itself goes with the plane.
+  ~Lane();
+  Lane(const Lane&) = delete;
+  Lane& operator=(const Lane&) = delete;
 
   // Starts runners from `spec` instead of the backend's plain one (the sanitizer wraps it).
   void use_runner_spec(RunnerSpec spec) { spec_ = std::move(spec); }

@@ -21,6 +21,7 @@
 
 #include "core/error.hpp"
 #include "core/subprocess.hpp"
+#include "judge/fd_passing.hpp"
 
 namespace arena {
 namespace {
@@ -444,20 +445,7 @@ std::optional<RunnerClient::ThreadStat> RunnerClient::thread_stat(int tid) const
 }
 
 bool RunnerClient::send_request(const protocol::Request& q, int fd) {
-  if (fd < 0) return send(socket_, &q, sizeof q, MSG_NOSIGNAL) == static_cast<ssize_t>(sizeof q);
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-  iovec io{const_cast<protocol::Request*>(&q), sizeof q};
-  msghdr m{};
-  m.msg_iov = &io;
-  m.msg_iovlen = 1;
-  m.msg_control = control;
-  m.msg_controllen = sizeof control;
-  cmsghdr* c = CMSG_FIRSTHDR(&m);
-  c->cmsg_level = SOL_SOCKET;
-  c->cmsg_type = SCM_RIGHTS;
-  c->cmsg_len = CMSG_LEN(sizeof(int));
-  std::memcpy(CMSG_DATA(c), &fd, sizeof fd);
-  return sendmsg(socket_, &m, MSG_NOSIGNAL) == static_cast<ssize_t>(sizeof q);
+  return send_with_fd(socket_, &q, sizeof q, fd);
 }
 
 CallOutcome RunnerClient::request(const protocol::Request& q, double timeout_s, protocol::Reply* reply,
@@ -487,25 +475,8 @@ CallOutcome RunnerClient::exchange(const protocol::Request& q, double timeout_s,
     if (rc > 0) break;
   }
   protocol::Reply r;
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
-  iovec io{&r, sizeof r};
-  msghdr m{};
-  m.msg_iov = &io;
-  m.msg_iovlen = 1;
-  m.msg_control = control;
-  m.msg_controllen = sizeof control;
-  ssize_t n = recvmsg(socket_, &m, MSG_CMSG_CLOEXEC);
+  ssize_t n = receive_with_fd(socket_, &r, sizeof r, fd);
   double host = now_seconds() - t0;
-  for (cmsghdr* c = n > 0 ? CMSG_FIRSTHDR(&m) : nullptr; c != nullptr; c = CMSG_NXTHDR(&m, c)) {
-    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
-    int got = -1;
-    std::memcpy(&got, CMSG_DATA(c), sizeof got);
-    if (fd != nullptr && *fd < 0) {
-      *fd = got;
-    } else {
-      close(got);
-    }
-  }
   if (reply != nullptr) *reply = r;
   if (n != static_cast<ssize_t>(sizeof r) || r.magic != protocol::kMagic) return died(host);
   if (r.status != protocol::Status::kOk) {

@@ -12,6 +12,8 @@ TimedDataOnDevice::TimedDataOnDevice(const Task& task, const Shape& shape, Devic
 
 TimedDataOnDevice::~TimedDataOnDevice() {
   try {
+    plane_.release(baseline_snapshot_);
+    plane_.release(candidate_snapshot_);
     plane_.release(expected_);
     plane_.release(pristine_);
   } catch (const InternalError&) {
@@ -45,6 +47,8 @@ std::unique_ptr<TimedDataOnDevice> TimedDataOnDevice::make(const Task& task, con
   const BufferLayout& l = d->layout_;
   d->pristine_ = plane->allocate(l.total_bytes, false);
   d->expected_ = plane->allocate(l.total_bytes, false);
+  d->candidate_snapshot_ = plane->allocate(l.total_bytes, false);
+  if (baseline != nullptr) d->baseline_snapshot_ = plane->allocate(l.total_bytes, false);
   // The candidate's guard bytes, made anew from its key here (the shared region is the
   // runner's to write too); only the guard zones' pages of this buffer are ever touched.
   std::unique_ptr<std::byte[]> region(new std::byte[l.total_bytes]);
@@ -96,6 +100,10 @@ void TimedDataOnDevice::prepare_pair(const Reordering& order) {
   }
 }
 
+void TimedDataOnDevice::snapshot(const Lane& lane) {
+  plane_.copy(snapshot_of(lane), 0, *lane.device_buffer(), 0, layout_.total_bytes);
+}
+
 TimedDataOnDevice::Check TimedDataOnDevice::check(const Lane& lane, bool whole) {
   enum class What { kInput, kOutput, kGuard };
   std::vector<std::pair<uint64_t, uint64_t>> ranges;
@@ -113,7 +121,7 @@ TimedDataOnDevice::Check TimedDataOnDevice::check(const Lane& lane, bool whole) 
     ranges.push_back({s.offset + s.bytes, g});
     what.push_back({What::kGuard, i});
   }
-  const auto diff = plane_.compare(*lane.device_buffer(), expected_, ranges);
+  const auto diff = plane_.compare(snapshot_of(lane), expected_, ranges);
   Check c;
   for (size_t k = 0; k < diff.size(); ++k) {
     if (diff[k].bytes == 0) continue;
@@ -135,7 +143,7 @@ TimedDataOnDevice::Check TimedDataOnDevice::check(const Lane& lane, bool whole) 
 HostBuffer TimedDataOnDevice::download_output(const Lane& lane, size_t index) {
   const auto& s = layout_.slots.at(index);
   HostBuffer out(s.bytes);
-  plane_.download(*lane.device_buffer(), s.offset, out.data(), s.bytes);
+  plane_.download(snapshot_of(lane), s.offset, out.data(), s.bytes);
   return out;
 }
 

@@ -5,8 +5,10 @@
 // Two buffers of the plane, in the lanes' own layout: the pristine image (the inputs as drawn,
 // the outputs already verified for them, the candidate's guard bytes) and the expected image of
 // the current pair (the same reordered: judge/reordering's moves, replayed on the device). Before
-// each pair the lanes' inputs are copied from the expected image; after it the candidate's whole
-// buffer (inputs, outputs, guard zones) is compared with it on the device. Only an output that
+// each pair the lanes' inputs are copied from the expected image; right after each call the
+// lane's whole buffer is copied aside on the device (a snapshot, as a download right after the
+// call would be), and after the pair the candidate's snapshot (inputs, outputs, guard zones) is
+// compared with the expected image on the device. Only an output that
 // differs bit for bit comes to the host, where it is checked against the reference within the
 // tolerance, as on the host path.
 #pragma once
@@ -42,15 +44,20 @@ class TimedDataOnDevice {
   // inputs copied into each lane's buffer.
   void prepare_pair(const Reordering& order);
 
+  // Right after each call of `lane`: its whole buffer copied aside on the device, so that the
+  // check after the pair sees what the call left (as a download right after it would), not what
+  // work deferred past the call made of it meanwhile.
+  void snapshot(const Lane& lane);
+
   struct Check {
     std::optional<size_t> changed_input;  // the first input whose bytes changed (tensor index)
     bool guards_changed = false;          // a guard zone's bytes changed
     std::vector<size_t> outputs_differing;  // outputs not bit for bit the expected ones
   };
-  // `lane`'s buffer against the expected image: its outputs; with `whole`, its inputs and
-  // guard zones too (the baseline's guards are not armed).
+  // `lane`'s last snapshot against the expected image: its outputs; with `whole`, its inputs
+  // and guard zones too (the baseline's guards are not armed).
   Check check(const Lane& lane, bool whole);
-  // Output `index` of `lane`, as it is on the device (in the pair's order).
+  // Output `index` of `lane`'s last snapshot (in the pair's order).
   HostBuffer download_output(const Lane& lane, size_t index);
 
  private:
@@ -64,6 +71,11 @@ class TimedDataOnDevice {
   BufferLayout layout_;
   DevicePlane::Buffer pristine_;
   DevicePlane::Buffer expected_;
+  DevicePlane::Buffer candidate_snapshot_;
+  DevicePlane::Buffer baseline_snapshot_;
+  const DevicePlane::Buffer& snapshot_of(const Lane& lane) const {
+    return &lane == &candidate_ ? candidate_snapshot_ : baseline_snapshot_;
+  }
   bool reordered_ = false;  // the expected image differs from the pristine one
 };
 

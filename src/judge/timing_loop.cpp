@@ -65,6 +65,7 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
       *failure = o;
       return false;
     }
+    if (options.after_call) options.after_call(lane);
     threads_after_call = o.threads_after;
     if (graph > 1) {  // per call
       o.runner_ns /= graph;

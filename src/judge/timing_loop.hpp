@@ -85,6 +85,10 @@ struct TimingLoopOptions {
   // device just idle runs the next kernel measurably slower (docs/timing.md, A/A).
   std::function<void()> before_pair;
   std::function<void(Lane&)> before_call;
+  // Called right after every successful call of either lane (warm-up included): what must see
+  // the lane's buffers as the call left them, before anything else runs (the device path's
+  // snapshot: outputs read later could have been finished by deferred work meanwhile).
+  std::function<void(Lane&)> after_call;
   // Draws which side of each pair is called first.
   uint64_t order_seed = 0;
   // The lanes' buffers live on the device plane (judge/timed_data_on_device.hpp): outputs are

@@ -89,6 +89,29 @@ __global__ void compare_bytes(const unsigned char* a, const unsigned char* b, ui
   }
 }
 
+// Every move of a list: blockIdx.y picks the move, the x blocks share its bytes. 16-byte words
+// where source and destination are equally aligned, single bytes elsewhere.
+__global__ void apply_moves(unsigned char* dst, const unsigned char* src, const uint64_t* moves) {
+  const uint64_t* m = moves + 3 * blockIdx.y;
+  const unsigned char* from = src + m[0];
+  unsigned char* to = dst + m[1];
+  const uint64_t bytes = m[2];
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  const uint64_t tid = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  uint64_t head = (16 - reinterpret_cast<uintptr_t>(to) % 16) % 16;
+  if (head > bytes) head = bytes;
+  if ((reinterpret_cast<uintptr_t>(from) - reinterpret_cast<uintptr_t>(to)) % 16 != 0) {
+    for (uint64_t i = tid; i < bytes; i += stride) to[i] = from[i];
+    return;
+  }
+  if (tid < head) to[tid] = from[tid];
+  const uint64_t words = (bytes - head) / 16;
+  const uint4* f = reinterpret_cast<const uint4*>(from + head);
+  uint4* t = reinterpret_cast<uint4*>(to + head);
+  for (uint64_t i = tid; i < words; i += stride) t[i] = f[i];
+  for (uint64_t i = head + words * 16 + tid; i < bytes; i += stride) to[i] = from[i];
+}
+
 struct Buffers {
   std::map<uint64_t, std::unique_ptr<arena::cuda::SharedAllocation>> device;
   unsigned char* staging = nullptr;
@@ -136,6 +159,9 @@ int main(int argc, char** argv) {
   if (fd_handles == 0) fail("the device cannot share memory by file descriptor", kExitSetup);
   cudaStream_t stream = nullptr;
   setup(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  constexpr uint64_t kMaxMoves = 65535;  // a launch's grid height
+  uint64_t* move_list = nullptr;         // a list of moves, on the device
+  setup(cudaMalloc(&move_list, kMaxMoves * 24), "cudaMalloc");
   unsigned long long* results = nullptr;  // per compared range: count, first
   constexpr int kMaxCompare = 1024;
   setup(cudaMalloc(&results, sizeof(unsigned long long) * 2 * kMaxCompare), "cudaMalloc");
@@ -199,11 +225,27 @@ int main(int argc, char** argv) {
       }
       case Op::kDevMoves: {
         const uint64_t* moves = reinterpret_cast<const uint64_t*>(b.at(0, a[2], a[3] * 24, "moves"));
+        uint64_t largest = 0;
         for (uint64_t i = 0; i < a[3]; ++i) {
           const uint64_t bytes = moves[3 * i + 2];
-          unsigned char* dst = b.at(a[0], moves[3 * i + 1], bytes, "move");
-          const unsigned char* src = b.at(a[1], moves[3 * i], bytes, "move");
-          check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream), "move");
+          b.at(a[0], moves[3 * i + 1], bytes, "move");  // inside both buffers, or a fatal error
+          b.at(a[1], moves[3 * i], bytes, "move");
+          largest = std::max(largest, bytes);
+        }
+        if (a[0] == 0 || a[1] == 0 || a[3] > kMaxMoves) {
+          // From or to the staging region, or too long a list: one copy each.
+          for (uint64_t i = 0; i < a[3]; ++i)
+            check(cudaMemcpyAsync(b.at(a[0], moves[3 * i + 1], 0, "move"), b.at(a[1], moves[3 * i], 0, "move"),
+                                  moves[3 * i + 2], cudaMemcpyDefault, stream),
+                  "move");
+        } else if (a[3] > 0) {
+          // One launch for the whole list (a reordering is up to 256 pieces per axis).
+          check(cudaMemcpyAsync(move_list, moves, a[3] * 24, cudaMemcpyHostToDevice, stream), "move");
+          const unsigned int per_move =
+              static_cast<unsigned int>(std::clamp<uint64_t>(largest / (256 * 16 * 4), 1, 1024));
+          apply_moves<<<dim3(per_move, static_cast<unsigned int>(a[3])), 256, 0, stream>>>(
+              b.at(a[0], 0, 0, "move"), b.at(a[1], 0, 0, "move"), move_list);
+          check(cudaGetLastError(), "move");
         }
         break;
       }
