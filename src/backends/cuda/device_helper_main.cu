@@ -89,27 +89,41 @@ __global__ void compare_bytes(const unsigned char* a, const unsigned char* b, ui
   }
 }
 
-// Every move of a list: blockIdx.y picks the move, the x blocks share its bytes. 16-byte words
-// where source and destination are equally aligned, single bytes elsewhere.
+// Copies `bytes` from `from` to `to` with this block row's threads: words of W where both are
+// equally aligned to W (the caller picks W), single bytes for the head and the tail.
+template <typename W>
+__device__ void copy_words(unsigned char* to, const unsigned char* from, uint64_t bytes, uint64_t tid,
+                           uint64_t stride) {
+  uint64_t head = (sizeof(W) - reinterpret_cast<uintptr_t>(to) % sizeof(W)) % sizeof(W);
+  if (head > bytes) head = bytes;
+  for (uint64_t i = tid; i < head; i += stride) to[i] = from[i];
+  const uint64_t words = (bytes - head) / sizeof(W);
+  const W* f = reinterpret_cast<const W*>(from + head);
+  W* t = reinterpret_cast<W*>(to + head);
+  for (uint64_t i = tid; i < words; i += stride) t[i] = f[i];
+  for (uint64_t i = head + words * sizeof(W) + tid; i < bytes; i += stride) to[i] = from[i];
+}
+
+// Every move of a list: blockIdx.y picks the move, the x blocks share its bytes, in the widest
+// words that source and destination are equally aligned to.
 __global__ void apply_moves(unsigned char* dst, const unsigned char* src, const uint64_t* moves) {
   const uint64_t* m = moves + 3 * blockIdx.y;
   const unsigned char* from = src + m[0];
   unsigned char* to = dst + m[1];
-  const uint64_t bytes = m[2];
   const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
   const uint64_t tid = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
-  uint64_t head = (16 - reinterpret_cast<uintptr_t>(to) % 16) % 16;
-  if (head > bytes) head = bytes;
-  if ((reinterpret_cast<uintptr_t>(from) - reinterpret_cast<uintptr_t>(to)) % 16 != 0) {
-    for (uint64_t i = tid; i < bytes; i += stride) to[i] = from[i];
-    return;
+  const uintptr_t skew = reinterpret_cast<uintptr_t>(from) ^ reinterpret_cast<uintptr_t>(to);
+  if (skew % 16 == 0) {
+    copy_words<uint4>(to, from, m[2], tid, stride);
+  } else if (skew % 8 == 0) {
+    copy_words<uint2>(to, from, m[2], tid, stride);
+  } else if (skew % 4 == 0) {
+    copy_words<unsigned int>(to, from, m[2], tid, stride);
+  } else if (skew % 2 == 0) {
+    copy_words<unsigned short>(to, from, m[2], tid, stride);
+  } else {
+    copy_words<unsigned char>(to, from, m[2], tid, stride);
   }
-  if (tid < head) to[tid] = from[tid];
-  const uint64_t words = (bytes - head) / 16;
-  const uint4* f = reinterpret_cast<const uint4*>(from + head);
-  uint4* t = reinterpret_cast<uint4*>(to + head);
-  for (uint64_t i = tid; i < words; i += stride) t[i] = f[i];
-  for (uint64_t i = head + words * 16 + tid; i < bytes; i += stride) to[i] = from[i];
 }
 
 struct Buffers {
