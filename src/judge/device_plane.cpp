@@ -45,13 +45,18 @@ protocol::Reply DevicePlane::ask(protocol::Request q, const char* what, int* fd)
   return r;
 }
 
-DevicePlane::Buffer DevicePlane::allocate(uint64_t bytes, bool exported) {
+DevicePlane::Buffer DevicePlane::allocate(uint64_t bytes, bool exported, std::string* why) {
   protocol::Request q;
   q.op = protocol::Op::kDevAlloc;
   q.args[0] = bytes;
   q.args[1] = exported ? 1 : 0;
   int fd = -1;
   protocol::Reply r = ask(q, "allocate device memory", exported ? &fd : nullptr);
+  if (r.result[0] == 0) {
+    if (fd >= 0) close(fd);
+    *why = "the device helper could not allocate: " + std::string(r.message, strnlen(r.message, sizeof r.message));
+    return {};
+  }
   if (exported && fd < 0) throw InternalError("the device helper exported no descriptor for its buffer");
   return {r.result[0], r.result[1], fd};
 }

@@ -34,8 +34,9 @@ class DevicePlane {
     int fd = -1;         // exported buffers: the descriptor a runner maps (owned by the plane)
   };
   // A device buffer of at least `bytes`; `exported` ones come with a descriptor for a runner.
-  // Throws InternalError when the helper cannot (out of device memory, the helper died).
-  Buffer allocate(uint64_t bytes, bool exported);
+  // No buffer (id 0), with *why, when the device has no room; throws InternalError when the
+  // helper died.
+  Buffer allocate(uint64_t bytes, bool exported, std::string* why);
   void release(Buffer& b);
 
   // Host to device and back, through the staging region.

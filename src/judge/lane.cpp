@@ -57,11 +57,12 @@ std::string Lane::prepare(const Shape& shape) {
   for (const auto& t : task_.tensors) dims_.push_back(task_.dims(t, shape));
   layout_ = make_layout(tensor_bytes(task_, shape));
   if (plane_ != nullptr) plane_->release(device_buffer_);  // the runner's mapping keeps it until remapped
-  if (plane_ != nullptr && (device_plane_off_ = plane_->unavailable()).empty()) {
-    device_buffer_ = plane_->allocate(layout_.total_bytes, /*exported=*/true);
+  if (plane_ != nullptr && (device_plane_off_ = plane_->unavailable()).empty())
+    device_buffer_ = plane_->allocate(layout_.total_bytes, /*exported=*/true, &device_plane_off_);
+  if (device_buffer_.id != 0) {
     runner_->map_region(layout_.total_bytes, device_buffer_.fd, device_buffer_.bytes);
   } else {
-    runner_->map_region(layout_.total_bytes);
+    runner_->map_region(layout_.total_bytes);  // the runner's own device buffers
   }
   offsets_.clear();
   for (const auto& s : layout_.slots) offsets_.push_back(s.offset);

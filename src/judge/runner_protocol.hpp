@@ -45,7 +45,8 @@ enum class Op : uint32_t {
   // Their arguments are in Request::args, as each says; buffer 0 is the helper's staging region
   // (the memfd it shares with the judge), others are device buffers it allocated.
   kDevAlloc = 20,     // args: bytes, exported (1: the reply carries a POSIX fd of it, SCM_RIGHTS).
-                      // Reply: result[0] = buffer id, result[1] = bytes allocated (rounded up)
+                      // Reply: result[0] = buffer id, result[1] = bytes allocated (rounded up);
+                      // result[0] = 0 and why in message when the device has no room
   kDevFree = 21,      // args: buffer id
   kDevCopy = 22,      // args: dst id, dst offset, src id, src offset, bytes (either may be 0)
   kDevMoves = 23,     // args: dst id, src id, staging offset of the moves, count: each move is

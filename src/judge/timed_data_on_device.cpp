@@ -45,10 +45,12 @@ std::unique_ptr<TimedDataOnDevice> TimedDataOnDevice::make(const Task& task, con
   }
   std::unique_ptr<TimedDataOnDevice> d(new TimedDataOnDevice(task, shape, *plane, candidate, baseline));
   const BufferLayout& l = d->layout_;
-  d->pristine_ = plane->allocate(l.total_bytes, false);
-  d->expected_ = plane->allocate(l.total_bytes, false);
-  d->candidate_snapshot_ = plane->allocate(l.total_bytes, false);
-  if (baseline != nullptr) d->baseline_snapshot_ = plane->allocate(l.total_bytes, false);
+  // Four more buffers of the region's size; where the device has no room, the host path.
+  for (DevicePlane::Buffer* b : {&d->pristine_, &d->expected_, &d->candidate_snapshot_, &d->baseline_snapshot_}) {
+    if (b == &d->baseline_snapshot_ && baseline == nullptr) continue;
+    *b = plane->allocate(l.total_bytes, false, why);
+    if (b->id == 0) return nullptr;  // the destructor releases the others
+  }
   // The candidate's guard bytes, made anew from its key here (the shared region is the
   // runner's to write too); only the guard zones' pages of this buffer are ever touched.
   std::unique_ptr<std::byte[]> region(new std::byte[l.total_bytes]);
