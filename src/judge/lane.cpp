@@ -106,25 +106,27 @@ void Lane::write_inputs(const std::vector<HostBuffer>& inputs) {
   inputs_on_device_ = false;
 }
 
-void Lane::poison_outputs(uint64_t nonce) {
+template <typename Fill>
+void Lane::for_each_poisoned_output(uint64_t nonce, Fill fill) {
   for (size_t i = 0; i < task_.tensors.size(); ++i) {
     const auto& t = task_.tensors[i];
     if (t.role != Role::kOutput) continue;
     poisons_[i] = make_poison(t.dtype, nonce + i);
-    fill_poison(poisons_[i], runner_->region() + layout_.slots[i].offset,
-                layout_.slots[i].bytes / dtype_size(t.dtype));
+    fill(poisons_[i], layout_.slots[i], dtype_size(t.dtype));
   }
+}
+
+void Lane::poison_outputs(uint64_t nonce) {
+  for_each_poisoned_output(nonce, [&](const Poison& p, const BufferLayout::Slot& s, size_t size) {
+    fill_poison(p, runner_->region() + s.offset, s.bytes / size);
+  });
 }
 
 void Lane::poison_outputs_on_device(uint64_t nonce) {
   if (device_plane() == nullptr) throw InternalError("poison_outputs_on_device: the lane has no device plane buffer");
-  for (size_t i = 0; i < task_.tensors.size(); ++i) {
-    const auto& t = task_.tensors[i];
-    if (t.role != Role::kOutput) continue;
-    poisons_[i] = make_poison(t.dtype, nonce + i);
-    const uint32_t size = static_cast<uint32_t>(dtype_size(t.dtype));
-    plane_->fill(device_buffer_, layout_.slots[i].offset, layout_.slots[i].bytes / size, size, poisons_[i].bits);
-  }
+  for_each_poisoned_output(nonce, [&](const Poison& p, const BufferLayout::Slot& s, size_t size) {
+    plane_->fill(device_buffer_, s.offset, s.bytes / size, static_cast<uint32_t>(size), p.bits);
+  });
 }
 
 void Lane::arm_guards(uint64_t key) {

@@ -114,6 +114,11 @@ class Lane {
   uint64_t guard_key_ = 0;
   double runner_start_seconds_ = 0;
   bool counted_start_ = false;
+  // Draws each output's poison for `nonce` into poisons_ and has `fill(poison, slot, element
+  // bytes)` write it.
+  template <typename Fill>
+  void for_each_poisoned_output(uint64_t nonce, Fill fill);
+
   DevicePlane* plane_ = nullptr;
   DevicePlane::Buffer device_buffer_;
   std::string device_plane_off_;

@@ -305,7 +305,7 @@ CallOutcome RunnerClient::call(const std::vector<uint64_t>& offsets,
   std::map<int, double> threads_before;
   if (thread_cpu_times_)
     for (int tid : thread_ids()) threads_before[tid] = thread_cpu_ns(tid);
-  CallOutcome o = exchange(q, timeout_s);
+  CallOutcome o = request(q, timeout_s);
   if (o.kind != CallOutcome::Kind::kOk) return o;
   // Read at once: a thread the call left running is there now (the judge's host_thread check).
   o.threads_after = thread_ids();
@@ -362,13 +362,13 @@ CallOutcome RunnerClient::transfer(protocol::Op op, double timeout_s,
     q.ranges[i][0] = ranges[i].first;
     q.ranges[i][1] = ranges[i].second;
   }
-  return exchange(q, timeout_s);
+  return request(q, timeout_s);
 }
 
 bool RunnerClient::flush_caches(double timeout_s) {
   protocol::Request q;
   q.op = protocol::Op::kFlush;
-  return exchange(q, timeout_s).kind == CallOutcome::Kind::kOk;
+  return request(q, timeout_s).kind == CallOutcome::Kind::kOk;
 }
 
 double RunnerClient::cpu_time_ns() const {
@@ -450,11 +450,6 @@ bool RunnerClient::send_request(const protocol::Request& q, int fd) {
 
 CallOutcome RunnerClient::request(const protocol::Request& q, double timeout_s, protocol::Reply* reply,
                                   int* fd) {
-  return exchange(q, timeout_s, reply, fd);
-}
-
-CallOutcome RunnerClient::exchange(const protocol::Request& q, double timeout_s, protocol::Reply* reply,
-                                   int* fd) {
   if (fd != nullptr) *fd = -1;
   wait_ready();
   if (!alive()) return {CallOutcome::Kind::kCrash, 0, 0, "the runner is not running"};

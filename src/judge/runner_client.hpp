@@ -100,7 +100,7 @@ class RunnerClient {
   // `ranges` ({offset, bytes}) limit it to those parts; empty = the whole region.
   CallOutcome transfer(protocol::Op op, double timeout_s, const std::vector<std::pair<uint64_t, uint64_t>>& ranges = {});
   // Any request, answered within `timeout_s`: the reply into *reply, a descriptor that came
-  // with it into *fd (-1 when none). The device helper's requests go this way.
+  // with it into *fd (-1 when none). Every request goes this way (the device helper's too).
   CallOutcome request(const protocol::Request& q, double timeout_s, protocol::Reply* reply = nullptr,
                       int* fd = nullptr);
   // Asks the runner to evict the caches. Returns false when the runner died doing it.
@@ -120,8 +120,6 @@ class RunnerClient {
 
  private:
   CallOutcome died(double host_seconds);
-  CallOutcome exchange(const protocol::Request& q, double timeout_s, protocol::Reply* reply = nullptr,
-                       int* fd = nullptr);
   // Sends `q`, with `fd` attached (SCM_RIGHTS) when >= 0.
   bool send_request(const protocol::Request& q, int fd = -1);
   std::string output_tail() const;
