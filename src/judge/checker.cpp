@@ -5,17 +5,13 @@
 #include <thread>
 
 #include "core/parallel.hpp"
+#include "judge/tolerance_rule.hpp"
 
 namespace arena {
 namespace {
 
-// An element passes when both are the same NaN/Inf class, or when the difference is in bounds.
 bool within(double got, double expected, const Tolerance& tol, double* bound) {
-  *bound = tol.atol + tol.rtol * std::fabs(expected);
-  if (std::isnan(expected)) return std::isnan(got);
-  if (std::isinf(expected)) return got == expected;
-  if (!std::isfinite(got)) return false;
-  return std::fabs(got - expected) <= *bound;
+  return within_tolerance(got, expected, tol.atol, tol.rtol, bound);
 }
 
 // True when coordinate c of a dimension of size d lies in its last partial 32-wide tile, or is

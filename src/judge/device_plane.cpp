@@ -87,6 +87,27 @@ void DevicePlane::upload(const Buffer& dst, uint64_t offset, const void* src, ui
   }
 }
 
+void DevicePlane::upload_scattered(const Buffer& dst, const std::byte* image, const std::vector<ByteMove>& pieces) {
+  // The moves first, then their bytes, 16-byte aligned after them.
+  std::vector<ByteMove> moves = pieces;
+  uint64_t at = (moves.size() * sizeof(ByteMove) + 15) / 16 * 16;
+  for (auto& m : moves) {
+    if (at + m.bytes > kStagingBytes) throw InternalError("upload_scattered: more than the staging region holds");
+    std::memcpy(staging_ + at, image + m.source, m.bytes);
+    m.source = at;
+    at += (m.bytes + 15) / 16 * 16;
+  }
+  if (moves.empty()) return;
+  std::memcpy(staging_, moves.data(), moves.size() * sizeof(ByteMove));
+  protocol::Request q;
+  q.op = protocol::Op::kDevMoves;
+  q.args[0] = dst.id;
+  q.args[1] = 0;  // from the staging region
+  q.args[2] = 0;
+  q.args[3] = moves.size();
+  ask(q, "upload to the device");
+}
+
 void DevicePlane::download(const Buffer& src, uint64_t offset, void* dst, uint64_t bytes) {
   for (uint64_t done = 0; done < bytes;) {
     const uint64_t piece = std::min(kStagingBytes, bytes - done);
@@ -169,6 +190,25 @@ std::vector<DevicePlane::Difference> DevicePlane::compare(const Buffer& a, const
     done += n;
   }
   return out;
+}
+
+DevicePlane::OutOfTolerance DevicePlane::check(const Buffer& got, uint64_t got_offset, const Buffer& expected,
+                                               uint64_t expected_offset, uint64_t elements, DType dtype, double atol,
+                                               double rtol) {
+  auto* params = reinterpret_cast<uint64_t*>(staging_);
+  params[0] = static_cast<uint64_t>(dtype);
+  std::memcpy(&params[1], &atol, 8);
+  std::memcpy(&params[2], &rtol, 8);
+  protocol::Request q;
+  q.op = protocol::Op::kDevCheck;
+  q.args[0] = got.id;
+  q.args[1] = got_offset;
+  q.args[2] = expected.id;
+  q.args[3] = expected_offset;
+  q.args[4] = elements;
+  q.args[5] = 0;
+  protocol::Reply r = ask(q, "check outputs on the device");
+  return {r.result[0], r.result[1]};
 }
 
 }  // namespace arena

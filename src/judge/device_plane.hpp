@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/dtype.hpp"
 #include "judge/buffer_layout.hpp"
 #include "judge/runner_client.hpp"
 
@@ -41,6 +42,9 @@ class DevicePlane {
 
   // Host to device and back, through the staging region.
   void upload(const Buffer& dst, uint64_t offset, const void* src, uint64_t bytes);
+  // Host to device, scattered: for every move, bytes from image + source to dst + dest, in one
+  // request (their bytes together fit the staging region: a few KiB each, as guard zones).
+  void upload_scattered(const Buffer& dst, const std::byte* image, const std::vector<ByteMove>& pieces);
   void download(const Buffer& src, uint64_t offset, void* dst, uint64_t bytes);
   // Device to device: dst[dst_offset, + bytes) = src[src_offset, + bytes).
   void copy(const Buffer& dst, uint64_t dst_offset, const Buffer& src, uint64_t src_offset, uint64_t bytes);
@@ -56,6 +60,15 @@ class DevicePlane {
   // a and b compared over each range ({offset, bytes}, the same in both), on the device.
   std::vector<Difference> compare(const Buffer& a, const Buffer& b,
                                   const std::vector<std::pair<uint64_t, uint64_t>>& ranges);
+
+  struct OutOfTolerance {
+    uint64_t elements = 0;        // elements out of tolerance
+    uint64_t first = ~uint64_t{0};  // the first one's index
+  };
+  // `elements` of `dtype` at got + got_offset against expected + expected_offset, on the device,
+  // by the host checker's rule (judge/tolerance_rule.hpp).
+  OutOfTolerance check(const Buffer& got, uint64_t got_offset, const Buffer& expected, uint64_t expected_offset,
+                       uint64_t elements, DType dtype, double atol, double rtol);
 
   // Seconds the judge waited for the helper's start (not the timed path's).
   double start_seconds() const { return client_.start_seconds(); }

@@ -9,6 +9,7 @@
 #include "core/parallel.hpp"
 #include "core/sha256.hpp"
 #include "core/subprocess.hpp"
+#include "judge/checked_calls.hpp"
 #include "judge/checker.hpp"
 #include "judge/device_lock.hpp"
 #include "judge/device_plane.hpp"
@@ -110,10 +111,12 @@ class Judge {
     candidate_ = std::make_unique<Lane>(backend_, task_, c.library, max_region);
     if (options_.timing || heldout)
       baseline_ = std::make_unique<Lane>(backend_, task_, baseline, max_region);
-    // Timed calls lay out and check their tensors on the device where the backend has a device
-    // helper: the candidate's and the baseline's device buffers are then the helper's.
-    if (auto helper = options_.timing ? backend_.device_helper() : std::nullopt) {
+    // Where the backend has a device helper, every lane's device buffers are the helper's: the
+    // checked calls and the timed ones lay out and check their tensors there
+    // (judge/checked_calls.hpp, judge/timed_data_on_device.hpp).
+    if (auto helper = backend_.device_helper()) {
       plane_ = std::make_unique<DevicePlane>(*helper);
+      reference_->use_device_plane(plane_.get());
       candidate_->use_device_plane(plane_.get());
       if (baseline_) baseline_->use_device_plane(plane_.get());
     }
@@ -185,55 +188,61 @@ class Judge {
                                candidate_->sandbox().reads_confined,
                                candidate_->sandbox().reads_why_open};
 
-    std::vector<HostBuffer> last_inputs;
-    std::vector<HostBuffer> expected;  // reference outputs for last_inputs, by tensor index
-    std::vector<HostBuffer> verified;  // the candidate's checked outputs for last_inputs
+    // The baseline, once per shape where it is needed: held-out shapes judge its correctness,
+    // timing times it.
+    const bool heldout = js.set == "heldout";
+    std::string baseline_error;
+    if (baseline_ && (heldout || options_.timing)) {
+      t = now_seconds();
+      baseline_error = baseline_->prepare(shape);
+      add_seconds("prepare", t);
+    }
+    Lane* baseline = baseline_ && baseline_error.empty() ? baseline_.get() : nullptr;
+    std::string why_host;
+    std::unique_ptr<CheckedCalls> checked =
+        make_checked_calls(task_, shape, *reference_, *candidate_, baseline, &why_host);
+    sv.checked_on_device = std::string(checked->where()) == "device";
+    sv.checked_on_host_because = why_host;
+
     for (int s = 0; s < std::max(2, options_.seeds_per_shape); ++s) {
       uint64_t seed = stream_key(options_.seed, index * 64 + static_cast<uint64_t>(s));
       sv.seeds.push_back(seed);
       t = now_seconds();
       // Held-out shapes: the last seed may be a magnitude stress (task.heldout.magnitude).
-      const bool stress = js.set == "heldout" && s > 0 &&
-                          s == std::max(2, options_.seeds_per_shape) - 1 &&
+      const bool stress = heldout && s > 0 && s == std::max(2, options_.seeds_per_shape) - 1 &&
                           task_.heldout.magnitude > 1;
       if (stress) sv.magnitude = task_.heldout.magnitude;
-      std::vector<HostBuffer> inputs =
-          generate_inputs(task_, shape, seed, stress ? task_.heldout.magnitude : 1.0);
+      checked->draw_inputs(seed, stress ? task_.heldout.magnitude : 1.0);
       add_seconds("inputs", t);
 
       t = now_seconds();
-      reference_->write_inputs(inputs);
-      reference_->poison_outputs(seed);
-      CallOutcome ro = reference_->call(timeout() * 10);
+      CallOutcome ro = checked->call_reference(seed, timeout() * 10);
       add_seconds("reference", t);
       if (ro.kind != CallOutcome::Kind::kOk)
         return fail(sv, FailureClass::kReferenceError,
                     "the task's reference failed: " + ro.message);
-      expected.assign(task_.tensors.size(), {});
-      for (size_t i = 0; i < task_.tensors.size(); ++i)
-        if (task_.tensors[i].role == Role::kOutput) expected[i] = reference_->copy_tensor(i);
       // On every seed the candidate is judged on, before its call: a candidate failing on some
       // input is a regression only if the baseline passes that same input (the magnitude
       // stress of the last seed included, where an fp32 starter may fail as well).
-      if (js.set == "heldout")
-        if (auto b = baseline_correct_on(shape, inputs, expected, seed))
-          sv.baseline_correct = sv.baseline_correct.value_or(true) && *b;
+      if (heldout && baseline_) {
+        t = now_seconds();
+        const bool b = baseline != nullptr && checked->baseline_correct(seed ^ 0xBA5E11AEull, timeout());
+        add_seconds("baseline_heldout", t);
+        sv.baseline_correct = sv.baseline_correct.value_or(true) && b;
+      }
 
       // The first seed runs twice on the same inputs: the determinism check.
       int runs = s == 0 ? 2 : 1;
       std::vector<OutputCheck> first_checks;
-      std::vector<HostBuffer> first_outputs;
       for (int run = 0; run < runs; ++run) {
         t = now_seconds();
-        candidate_->write_inputs(inputs);
-        candidate_->poison_outputs(seed + static_cast<uint64_t>(run));
-        candidate_->arm_guards(stream_key(seed, 1000 + static_cast<uint64_t>(run)));
-        CallOutcome o = candidate_->call(timeout());
+        CallOutcome o = checked->call_candidate(run, seed + static_cast<uint64_t>(run),
+                                                stream_key(seed, 1000 + static_cast<uint64_t>(run)), timeout());
         add_seconds("solution_calls", t);
         if (o.kind != CallOutcome::Kind::kOk) return fail(sv, class_of(o), o.message);
 
         t = now_seconds();
-        if (auto g = candidate_->check_guards()) {
+        if (auto g = checked->guard_violation(run)) {
           const auto& spec = task_.tensors[g->slot];
           size_t elem = g->byte_distance / dtype_size(spec.dtype);
           std::string where =
@@ -243,32 +252,22 @@ class Judge {
           return fail(sv, FailureClass::kOutOfBounds,
                       "the solution wrote " + where + " (guard bytes changed)");
         }
-        if (auto changed = candidate_->changed_input(inputs))
+        if (auto changed = checked->changed_input(run))
           return fail(sv, FailureClass::kInputMutated,
                       "the solution changed its input '" + task_.tensors[*changed].name +
                           "'; inputs are read-only");
         if (run == 0) {
-          for (size_t i = 0; i < task_.tensors.size(); ++i) {
-            const auto& spec = task_.tensors[i];
-            if (spec.role != Role::kOutput) continue;
-            first_checks.push_back(
-                check_output(spec, candidate_->dims()[i], candidate_->tensor(i), expected[i].data(),
-                             task_.tolerance_for(spec, shape), candidate_->poison(i)));
-            first_outputs.push_back(candidate_->copy_tensor(i));
-          }
+          for (size_t i = 0; i < task_.tensors.size(); ++i)
+            if (task_.tensors[i].role == Role::kOutput) first_checks.push_back(checked->check_output(0, i));
         } else {
-          size_t k = 0;
           for (size_t i = 0; i < task_.tensors.size(); ++i) {
             const auto& spec = task_.tensors[i];
             if (spec.role != Role::kOutput) continue;
-            Tolerance tol = task_.tolerance_for(spec, shape);
-            Difference d = compare_runs(spec, candidate_->dims()[i], first_outputs[k++].data(),
-                                        candidate_->tensor(i), tol, candidate_->poison(i));
+            Difference d = checked->compare_runs(i);
             sv.bitwise_differences += d.bitwise;
             if (d.differing > 0 && d.differing == d.unwritten) {
               // Not noise: the repeat call left the output as it found it, relying on stale memory.
-              OutputCheck c = check_output(spec, candidate_->dims()[i], candidate_->tensor(i),
-                                           expected[i].data(), tol, candidate_->poison(i));
+              OutputCheck c = checked->check_output(1, i);
               sv.outputs = {c};
               return fail(
                   sv, FailureClass::kWrongValues,
@@ -299,58 +298,33 @@ class Judge {
                 : "";
         return fail(sv, fc, lead + describe_mismatch(c));
       }
-      last_inputs = std::move(inputs);
-      verified.assign(task_.tensors.size(), {});
-      size_t k = 0;
-      for (size_t i = 0; i < task_.tensors.size(); ++i)
-        if (task_.tensors[i].role == Role::kOutput) verified[i] = std::move(first_outputs[k++]);
     }
     sv.correct = true;
-    if (options_.timing) time_shape(sv, last_inputs, expected, verified);
+    if (options_.timing) {
+      if (!baseline_error.empty())
+        v_.flags.push_back(
+            {"baseline_unavailable", shape.label(), "the baseline failed to load: " + baseline_error, false});
+      time_shape(sv, *checked, baseline);
+    }
     return sv;
   }
 
-  // The baseline on one held-out input (whether it is correct on it), nullopt without one.
-  std::optional<bool> baseline_correct_on(const Shape& shape, const std::vector<HostBuffer>& inputs,
-                                          const std::vector<HostBuffer>& expected, uint64_t seed) {
-    if (!baseline_) return std::nullopt;
-    double t = now_seconds();
-    if (!baseline_->prepare(shape).empty()) return false;
-    baseline_->write_inputs(inputs);
-    baseline_->poison_outputs(seed ^ 0xBA5E11AEull);
-    CallOutcome o = baseline_->call(timeout());
-    bool ok = o.kind == CallOutcome::Kind::kOk;
-    for (size_t i = 0; ok && i < task_.tensors.size(); ++i) {
-      const auto& spec = task_.tensors[i];
-      if (spec.role != Role::kOutput) continue;
-      ok = check_output(spec, baseline_->dims()[i], baseline_->tensor(i), expected[i].data(),
-                        task_.tolerance_for(spec, shape), baseline_->poison(i))
-               .ok();
-    }
-    add_seconds("baseline_heldout", t);
-    return ok;
-  }
-
-  void time_shape(ShapeVerdict& sv, const std::vector<HostBuffer>& inputs,
-                  const std::vector<HostBuffer>& expected,
-                  const std::vector<HostBuffer>& verified) {
-    double t = now_seconds();
+  // Times the candidate against `base` (null: alone) on the inputs and verified outputs of the
+  // shape's last seed, which `checked` holds.
+  void time_shape(ShapeVerdict& sv, CheckedCalls& checked, Lane* base) {
     const Shape& shape = sv.shape;
-    Lane* base = baseline_.get();
-    std::string err = base->prepare(shape);
-    if (!err.empty()) {
-      v_.flags.push_back(
-          {"baseline_unavailable", shape.label(), "the baseline failed to load: " + err, false});
-      base = nullptr;
-    }
-    add_seconds("prepare", t);
     candidate_->arm_guards(stream_key(sv.seeds.back(), 7777));
     // The tensors of timed calls stay on the device where they can (judge/timed_data_on_device);
     // else they go through the lanes' shared regions.
-    t = now_seconds();
+    double t = now_seconds();
     std::string host_path_reason;
-    std::unique_ptr<TimedDataOnDevice> on_device =
-        TimedDataOnDevice::make(task_, shape, *candidate_, base, inputs, verified, &host_path_reason);
+    std::unique_ptr<TimedDataOnDevice> on_device = checked.timed_data_on_device(*candidate_, base, &host_path_reason);
+    // The host path needs them on the host (downloaded where the checked calls left them on the device).
+    const std::vector<HostBuffer>& inputs = checked.host_inputs();
+    std::vector<HostBuffer> verified(task_.tensors.size());
+    if (!on_device)
+      for (size_t i = 0; i < task_.tensors.size(); ++i)
+        if (task_.tensors[i].role == Role::kOutput) verified[i] = checked.host_verified(i);
     if (!on_device) {
       if (base) base->write_inputs(inputs);
       candidate_->write_inputs(inputs);
@@ -377,7 +351,7 @@ class Judge {
     // Output `i` (at `got`, in `order`) in the reference's order.
     auto output_in_order = [&](const void* got, const Reordering& order, size_t i) -> const void* {
       if (order.empty()) return got;
-      in_order[i].resize(expected[i].size());
+      in_order[i].resize(checked.host_expected(i).size());
       reorder_tensor(task_, shape, order, i, static_cast<const std::byte*>(got), in_order[i].data(),
                      /*inverse=*/true);
       return in_order[i].data();
@@ -386,7 +360,7 @@ class Judge {
     // "" when it is, else what is wrong.
     auto check_against_reference = [&](Lane& lane, size_t i, const void* got) -> std::string {
       const auto& spec = task_.tensors[i];
-      OutputCheck c = check_output(spec, lane.dims()[i], output_in_order(got, pair_order, i), expected[i].data(),
+      OutputCheck c = check_output(spec, lane.dims()[i], output_in_order(got, pair_order, i), checked.host_expected(i).data(),
                                    task_.tolerance_for(spec, shape), lane.poison(i));
       return c.ok() ? "" : describe_mismatch(c);
     };
@@ -427,7 +401,7 @@ class Judge {
         if (spec.role != Role::kOutput) continue;
         const void* got = output_in_order(candidate_->tensor(i), pair_order, i);
         if (parallel_equal(got, verified[i].data(), verified[i].size())) continue;
-        OutputCheck c = check_output(spec, candidate_->dims()[i], got, expected[i].data(),
+        OutputCheck c = check_output(spec, candidate_->dims()[i], got, checked.host_expected(i).data(),
                                      task_.tolerance_for(spec, shape), candidate_->poison(i));
         if (!c.ok()) return describe_mismatch(c);
       }

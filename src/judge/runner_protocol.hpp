@@ -56,6 +56,10 @@ enum class Op : uint32_t {
                       // uint64 (offset, bytes, unused) in both buffers; the helper writes two
                       // uint64 per range after them (bytes that differ, first differing byte or
                       // ~0); result[0] = ranges with a difference
+  kDevCheck = 26,     // args: got id, got offset, expected id, expected offset, elements, staging
+                      // offset of three uint64 (dtype as core/dtype.hpp's enum, atol and rtol as
+                      // double bits): every element against judge/tolerance_rule.hpp. Reply:
+                      // result[0] = elements out of tolerance, result[1] = the first one's index (~0)
 };
 
 // The judge's scalar arguments; the generated shim reads `i` or `f` as the task's type says.

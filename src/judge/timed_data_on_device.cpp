@@ -1,7 +1,7 @@
 #include "judge/timed_data_on_device.hpp"
 
 #include "core/error.hpp"
-#include "judge/guard_bytes.hpp"
+#include "judge/device_guards.hpp"
 
 namespace arena {
 
@@ -25,6 +25,34 @@ std::unique_ptr<TimedDataOnDevice> TimedDataOnDevice::make(const Task& task, con
                                                            Lane* baseline, const std::vector<HostBuffer>& inputs,
                                                            const std::vector<HostBuffer>& verified,
                                                            std::string* why) {
+  return make(task, shape, candidate, baseline, why, [&](DevicePlane& plane, const DevicePlane::Buffer& pristine) {
+    const BufferLayout& l = candidate.layout();
+    size_t k = 0;
+    for (size_t i = 0; i < task.tensors.size(); ++i) {
+      const auto& s = l.slots[i];
+      const HostBuffer& data = task.tensors[i].role == Role::kInput ? inputs.at(k++) : verified.at(i);
+      if (data.size() != s.bytes)
+        throw InternalError("timed data on the device: tensor '" + task.tensors[i].name + "' has the wrong size");
+      plane.upload(pristine, s.offset, data.data(), s.bytes);
+    }
+  });
+}
+
+std::unique_ptr<TimedDataOnDevice> TimedDataOnDevice::make(const Task& task, const Shape& shape, Lane& candidate,
+                                                           Lane* baseline, const DevicePlane::Buffer& inputs,
+                                                           const DevicePlane::Buffer& verified, std::string* why) {
+  return make(task, shape, candidate, baseline, why, [&](DevicePlane& plane, const DevicePlane::Buffer& pristine) {
+    const BufferLayout& l = candidate.layout();
+    for (size_t i = 0; i < task.tensors.size(); ++i) {
+      const auto& s = l.slots[i];
+      plane.copy(pristine, s.offset, task.tensors[i].role == Role::kInput ? inputs : verified, s.offset, s.bytes);
+    }
+  });
+}
+
+std::unique_ptr<TimedDataOnDevice> TimedDataOnDevice::make(
+    const Task& task, const Shape& shape, Lane& candidate, Lane* baseline, std::string* why,
+    const std::function<void(DevicePlane&, const DevicePlane::Buffer&)>& fill_tensors) {
   DevicePlane* plane = candidate.device_plane();
   if (plane == nullptr) {
     *why = candidate.device_plane_off().empty() ? "the backend has no device plane"
@@ -51,23 +79,11 @@ std::unique_ptr<TimedDataOnDevice> TimedDataOnDevice::make(const Task& task, con
     *b = plane->allocate(l.total_bytes, false, why);
     if (b->id == 0) return nullptr;  // the destructor releases the others
   }
+  fill_tensors(*plane, d->pristine_);
   // The candidate's guard bytes, made anew from its key here (the shared region is the
-  // runner's to write too); only the guard zones' pages of this buffer are ever touched.
-  std::unique_ptr<std::byte[]> region(new std::byte[l.total_bytes]);
-  fill_guards(region.get(), l, candidate.guard_key());
-  size_t k = 0;
-  for (size_t i = 0; i < task.tensors.size(); ++i) {
-    const auto& s = l.slots[i];
-    const HostBuffer& data = task.tensors[i].role == Role::kInput ? inputs.at(k++) : verified.at(i);
-    if (data.size() != s.bytes) throw InternalError("timed data on the device: tensor '" + task.tensors[i].name + "' has the wrong size");
-    plane->upload(d->pristine_, s.offset, data.data(), s.bytes);
-    // The guard zones, into the pristine image and the candidate's device buffer alike.
-    const uint64_t g = BufferLayout::kGuardBytes;
-    plane->upload(d->pristine_, s.offset - g, region.get() + s.offset - g, g);
-    plane->upload(d->pristine_, s.offset + s.bytes, region.get() + s.offset + s.bytes, g);
-    plane->copy(*candidate.device_buffer(), s.offset - g, d->pristine_, s.offset - g, g);
-    plane->copy(*candidate.device_buffer(), s.offset + s.bytes, d->pristine_, s.offset + s.bytes, g);
-  }
+  // runner's to write too), into the pristine image and the candidate's device buffer alike.
+  const std::vector<ByteMove> zones = upload_guards(*plane, d->pristine_, l, candidate.guard_key());
+  plane->move(*candidate.device_buffer(), d->pristine_, zones);
   plane->copy(d->expected_, 0, d->pristine_, 0, l.total_bytes);
   return d;
 }

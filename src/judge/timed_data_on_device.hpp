@@ -13,6 +13,7 @@
 // tolerance, as on the host path.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -36,6 +37,11 @@ class TimedDataOnDevice {
   static std::unique_ptr<TimedDataOnDevice> make(const Task& task, const Shape& shape, Lane& candidate,
                                                  Lane* baseline, const std::vector<HostBuffer>& inputs,
                                                  const std::vector<HostBuffer>& verified, std::string* why);
+  // The same from images already on the plane, in the lanes' layout: the inputs from
+  // `inputs`, the verified outputs from `verified`.
+  static std::unique_ptr<TimedDataOnDevice> make(const Task& task, const Shape& shape, Lane& candidate,
+                                                 Lane* baseline, const DevicePlane::Buffer& inputs,
+                                                 const DevicePlane::Buffer& verified, std::string* why);
   ~TimedDataOnDevice();
   TimedDataOnDevice(const TimedDataOnDevice&) = delete;
   TimedDataOnDevice& operator=(const TimedDataOnDevice&) = delete;
@@ -62,6 +68,11 @@ class TimedDataOnDevice {
 
  private:
   TimedDataOnDevice(const Task& task, const Shape& shape, DevicePlane& plane, Lane& candidate, Lane* baseline);
+  // Both makes: the checks and buffers, then `fill_tensors` writes the inputs and verified
+  // outputs into the pristine image.
+  static std::unique_ptr<TimedDataOnDevice> make(
+      const Task& task, const Shape& shape, Lane& candidate, Lane* baseline, std::string* why,
+      const std::function<void(DevicePlane&, const DevicePlane::Buffer&)>& fill_tensors);
 
   const Task& task_;
   const Shape& shape_;

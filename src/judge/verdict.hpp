@@ -87,6 +87,10 @@ struct ShapeVerdict {
   std::vector<OutputCheck> outputs;  // the check that decided the shape
   std::optional<bool> deterministic;
   int64_t bitwise_differences = 0;   // between two runs on the same inputs, within tolerance
+  // Whether the checked calls' tensors were laid out and checked on the device
+  // (judge/checked_calls.hpp), else on the host, and why not on the device.
+  bool checked_on_device = false;
+  std::string checked_on_host_because;
   std::optional<Timing> timing;
   // Held-out shapes: whether the baseline is correct here too (its quadrant with the candidate):
   // on every input the candidate was judged on (all its seeds, or up to the one it failed on).

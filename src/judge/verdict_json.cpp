@@ -79,6 +79,11 @@ json shape_json(const ShapeVerdict& s) {
             {"seeds", s.seeds},
             {"deterministic", optional_bool(s.deterministic)},
             {"bitwise_differences", s.bitwise_differences}};
+  // Only for shapes whose checked calls ran (a shape that failed to load has none).
+  if (!s.seeds.empty()) {
+    j["checked_on"] = s.checked_on_device ? "device" : "host";
+    if (!s.checked_on_device) j["checked_on_host_because"] = s.checked_on_host_because;
+  }
   json outs = json::array();
   for (const auto& c : s.outputs) outs.push_back(check_json(c));
   j["outputs"] = outs;

@@ -41,11 +41,39 @@ TEST_F(CudaJudge, StarterIsCorrectAndTimed) {
   }
   EXPECT_EQ(r.verdict["device"]["kind"], "cuda");
   EXPECT_TRUE(r.verdict["flags"].empty()) << r.verdict["flags"];
-  for (const auto& s : r.verdict["shapes"]) EXPECT_EQ(s["timing"]["checked_on"], "device") << s["timing"];
+  for (const auto& s : r.verdict["shapes"]) {
+    EXPECT_EQ(s["timing"]["checked_on"], "device") << s["timing"];
+    EXPECT_EQ(s["checked_on"], "device") << s;
+  }
+}
+
+// The checked calls' failures, found on the device (judge/checked_calls_on_device), each with
+// its class and the host checker's explanation.
+TEST_F(CudaJudge, CheckedCallsFailuresAreFoundOnTheDevice) {
+  struct Case {
+    const char* file;
+    const char* failure_class;
+    const char* says;
+  };
+  for (const Case& c : {Case{"wrong_tail", "wrong_values", "never written"},
+                        Case{"mutate_input", "input_mutated", "changed its input 'b'"},
+                        Case{"write_before_start", "out_of_bounds", "before the start of 'out'"},
+                        Case{"differs_on_second_call", "nondeterministic", "two calls on the same inputs disagree: out[5]"},
+                        Case{"stale_on_second_call", "wrong_values", "(stale output)"}}) {
+    auto r = run_arena({"-q", "eval", "-t", "cuda/vector_add_f32", "-s", broken_cuda(c.file), "--shape", "n=100003",
+                        "--no-timing"},
+                       true);
+    EXPECT_EQ(r.exit_code, 1) << c.file << ": " << r.output;
+    EXPECT_EQ(r.verdict["summary"]["failure_class"], c.failure_class) << c.file << ": " << r.output;
+    EXPECT_NE(r.verdict["shapes"][0]["message"].get<std::string>().find(c.says), std::string::npos)
+        << c.file << ": " << r.verdict["shapes"][0]["message"];
+    EXPECT_EQ(r.verdict["shapes"][0]["checked_on"], "device") << c.file << ": " << r.verdict["shapes"][0];
+  }
 }
 
 // The timed calls' tensors are laid out and checked on the device (judge/timed_data_on_device);
-// ARENA_DEVICE_PLANE=0 moves them through the host as before, and the verdict says which.
+// so are the checked calls' (judge/checked_calls_on_device). ARENA_DEVICE_PLANE=0 moves them
+// through the host as before, and the verdict says which.
 TEST_F(CudaJudge, TimedDataStaysOnTheDeviceUnlessTurnedOff) {
   const std::vector<std::string> args = {"-q", "eval", "-t", "cuda/softmax_f32", "-s",
                                          source_path("tasks/cuda/softmax_f32/starter.cu"), "--shape",
@@ -54,12 +82,15 @@ TEST_F(CudaJudge, TimedDataStaysOnTheDeviceUnlessTurnedOff) {
   ASSERT_EQ(on.exit_code, 0) << on.output;
   EXPECT_EQ(on.verdict["shapes"][0]["timing"]["checked_on"], "device") << on.output;
   EXPECT_EQ(on.verdict["shapes"][0]["timing"]["inputs_per_call"], "reordered along rows");
+  EXPECT_EQ(on.verdict["shapes"][0]["checked_on"], "device") << on.output;
   setenv("ARENA_DEVICE_PLANE", "0", 1);
   auto off = run_arena(args, true);
   unsetenv("ARENA_DEVICE_PLANE");
   ASSERT_EQ(off.exit_code, 0) << off.output;
   EXPECT_EQ(off.verdict["shapes"][0]["timing"]["checked_on"], "host");
   EXPECT_FALSE(off.verdict["shapes"][0]["timing"]["checked_on_host_because"].get<std::string>().empty());
+  EXPECT_EQ(off.verdict["shapes"][0]["checked_on"], "host");
+  EXPECT_FALSE(off.verdict["shapes"][0]["checked_on_host_because"].get<std::string>().empty());
 }
 
 // What goes wrong only in timed calls, seen on the device; an output that differs from the

@@ -8,11 +8,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <limits>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
 
 #include "core/error.hpp"
+#include "judge/checker.hpp"
+#include "judge/device_guards.hpp"
 
 namespace arena {
 namespace {
@@ -107,6 +110,73 @@ TEST(DevicePlane, AHelperThatCannotStartMakesThePlaneUnavailableWithTheReason) {
   EXPECT_NE(plane.unavailable().find("the device helper did not start"), std::string::npos) << plane.unavailable();
   std::string why;
   EXPECT_THROW(plane.allocate(4096, false, &why), InternalError);
+}
+
+// The device's check of an output counts the elements the host checker rejects, with the
+// tolerance, dtype and offsets as sent: NaN against a number, infinities of either sign, a
+// difference just past the bound and one just within it.
+TEST(DevicePlane, CheckCountsTheElementsTheHostCheckerRejects) {
+  DevicePlane plane(fake_helper());
+  std::string why;
+  DevicePlane::Buffer got = plane.allocate(8192, false, &why), want = plane.allocate(8192, false, &why);
+  ASSERT_NE(got.id, 0u) << why;
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> expected(300), output(300);
+  for (size_t i = 0; i < expected.size(); ++i) expected[i] = output[i] = 0.5f + static_cast<float>(i);
+  output[7] = nan;                    // NaN where a number is expected
+  expected[20] = inf;                 // +inf expected, -inf given
+  output[20] = -inf;
+  expected[33] = nan;                 // NaN expected and given: passes
+  output[33] = nan;
+  output[40] = expected[40] + 0.05f;  // past atol + rtol * |expected| = 0.001 + 0.001 * 40.5
+  output[41] = expected[41] + 0.04f;  // within 0.001 + 0.001 * 41.5 = 0.0425
+  plane.upload(want, 512, expected.data(), expected.size() * 4);
+  plane.upload(got, 1024, output.data(), output.size() * 4);
+  const Tolerance tol{1e-3, 1e-3};
+  auto d = plane.check(got, 1024, want, 512, expected.size(), DType::kFp32, tol.atol, tol.rtol);
+  TensorSpec spec;
+  spec.name = "y";
+  spec.dtype = DType::kFp32;
+  OutputCheck host = check_output(spec, {300}, output.data(), expected.data(), tol, make_poison(DType::kFp32, 0));
+  EXPECT_EQ(d.elements, static_cast<uint64_t>(host.mismatches));
+  EXPECT_EQ(d.elements, 3u);
+  ASSERT_TRUE(host.first.has_value());
+  EXPECT_EQ(d.first, static_cast<uint64_t>(host.first->index));
+  // The same bytes read as bf16 elements: another dtype, another count, still the host's.
+  auto b = plane.check(got, 1024, want, 512, 600, DType::kBf16, tol.atol, tol.rtol);
+  spec.dtype = DType::kBf16;
+  OutputCheck host_b = check_output(spec, {600}, output.data(), expected.data(), tol, make_poison(DType::kBf16, 0));
+  EXPECT_EQ(b.elements, static_cast<uint64_t>(host_b.mismatches));
+  // Equal buffers: nothing out of tolerance, no first index.
+  auto none = plane.check(want, 512, want, 512, 300, DType::kFp32, 0, 0);
+  EXPECT_EQ(none.elements, 0u);
+  EXPECT_EQ(none.first, ~uint64_t{0});
+}
+
+// Guard bytes laid out on the device from their key, copied into a lane's buffer, and a write
+// into one found there with the host checker's answer (which zone, how far from the edge).
+TEST(DevicePlane, GuardZonesAreLaidOutAndCheckedOnTheDevice) {
+  DevicePlane plane(fake_helper());
+  std::string why;
+  BufferLayout layout = make_layout({1000, 64});
+  DevicePlane::Buffer image = plane.allocate(layout.total_bytes, false, &why);
+  DevicePlane::Buffer lane = plane.allocate(layout.total_bytes, false, &why);
+  ASSERT_NE(lane.id, 0u) << why;
+  const uint64_t key = 0xC0FFEE;
+  std::vector<ByteMove> zones = upload_guards(plane, image, layout, key);
+  EXPECT_EQ(zones.size(), 4u);
+  plane.move(lane, image, zones);
+  EXPECT_FALSE(guard_violation_on_device(plane, lane, image, layout, key).has_value());
+  // The zone after the first tensor, 12 bytes past its end.
+  std::vector<unsigned char> before(1);
+  plane.download(lane, layout.slots[0].offset + 1000 + 12, before.data(), 1);
+  const unsigned char changed = static_cast<unsigned char>(before[0] ^ 0xFF);
+  plane.upload(lane, layout.slots[0].offset + 1000 + 12, &changed, 1);
+  auto v = guard_violation_on_device(plane, lane, image, layout, key);
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->slot, 0u);
+  EXPECT_TRUE(v->after);
+  EXPECT_EQ(v->byte_distance, 12u);
 }
 
 }  // namespace

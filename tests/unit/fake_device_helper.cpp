@@ -12,6 +12,8 @@
 #include <string>
 
 #include "backends/runner_io.hpp"
+#include "core/dtype_bits.hpp"
+#include "judge/tolerance_rule.hpp"
 
 namespace {
 
@@ -107,6 +109,24 @@ int main(int argc, char** argv) {
             if (out[2 * i]++ == 0) out[2 * i + 1] = k;
           }
           r.result[0] += out[2 * i] != 0 ? 1 : 0;
+        }
+        break;
+      }
+      case Op::kDevCheck: {
+        const auto* params = reinterpret_cast<const uint64_t*>(at(0, a[5], 24));
+        const auto dtype = static_cast<arena::DType>(params[0]);
+        const uint64_t size = arena::dtype_bits::size(dtype);
+        const unsigned char* got = at(a[0], a[1], a[4] * size);
+        const unsigned char* expected = at(a[2], a[3], a[4] * size);
+        double atol = 0, rtol = 0, bound = 0;
+        std::memcpy(&atol, &params[1], 8);
+        std::memcpy(&rtol, &params[2], 8);
+        r.result[1] = ~uint64_t{0};
+        for (uint64_t i = 0; i < a[4]; ++i) {
+          if (arena::within_tolerance(arena::dtype_bits::load(dtype, got, i), arena::dtype_bits::load(dtype, expected, i),
+                                      atol, rtol, &bound))
+            continue;
+          if (r.result[0]++ == 0) r.result[1] = i;
         }
         break;
       }

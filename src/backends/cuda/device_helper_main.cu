@@ -25,6 +25,8 @@
 
 #include "backends/cuda/shared_device_memory.cuh"
 #include "backends/runner_io.hpp"
+#include "core/dtype_bits.hpp"
+#include "judge/tolerance_rule.hpp"
 
 namespace {
 
@@ -83,6 +85,27 @@ __global__ void compare_bytes(const unsigned char* a, const unsigned char* b, ui
     }
   }
   for (uint64_t i = head + words * 16 + tid; i < bytes; i += stride) single(i);
+  if (count != 0) {
+    atomicAdd(&out[0], count);
+    atomicMin(&out[1], first);
+  }
+}
+
+// Counts the elements of `got` out of tolerance of `expected` into out[0] and the first one's
+// index into out[1] (atomicMin): the host checker's rule (judge/tolerance_rule.hpp), the same
+// element loads (core/dtype_bits.hpp), no fused multiply-add (the helper is built --fmad=false).
+__global__ void count_out_of_tolerance(const unsigned char* got, const unsigned char* expected, uint64_t elements,
+                                       arena::DType dtype, double atol, double rtol, unsigned long long* out) {
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  unsigned long long count = 0, first = ~0ull;
+  for (uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x; i < elements; i += stride) {
+    double bound = 0;
+    if (arena::within_tolerance(arena::dtype_bits::load(dtype, got, i), arena::dtype_bits::load(dtype, expected, i),
+                                atol, rtol, &bound))
+      continue;
+    ++count;
+    first = i < first ? i : first;
+  }
   if (count != 0) {
     atomicAdd(&out[0], count);
     atomicMin(&out[1], first);
@@ -297,6 +320,31 @@ int main(int argc, char** argv) {
               "compare");
         check(cudaStreamSynchronize(stream), "compare");
         for (uint64_t i = 0; i < a[3]; ++i) r.result[0] += out[2 * i] != 0 ? 1 : 0;
+        break;
+      }
+      case Op::kDevCheck: {
+        const uint64_t* params = reinterpret_cast<const uint64_t*>(b.at(0, a[5], 24, "check"));
+        if (params[0] > static_cast<uint64_t>(arena::DType::kUint8)) fail("check: unknown dtype", kExitSetup);
+        const auto dtype = static_cast<arena::DType>(params[0]);
+        const uint64_t size = arena::dtype_bits::size(dtype);
+        if (a[0] == 0 || a[2] == 0) fail("check: device buffers only", kExitSetup);
+        const unsigned char* got = b.at(a[0], a[1], a[4] * size, "check");
+        const unsigned char* expected = b.at(a[2], a[3], a[4] * size, "check");
+        if (reinterpret_cast<uintptr_t>(got) % size != 0 || reinterpret_cast<uintptr_t>(expected) % size != 0)
+          fail("check: misaligned", kExitSetup);
+        double atol = 0, rtol = 0;
+        std::memcpy(&atol, &params[1], 8);
+        std::memcpy(&rtol, &params[2], 8);
+        check(cudaMemsetAsync(results, 0, sizeof(unsigned long long), stream), "check");
+        check(cudaMemsetAsync(results + 1, 0xFF, sizeof(unsigned long long), stream), "check");
+        if (a[4] > 0)
+          count_out_of_tolerance<<<blocks, 256, 0, stream>>>(got, expected, a[4], dtype, atol, rtol, results);
+        check(cudaGetLastError(), "check");
+        unsigned long long found[2] = {};
+        check(cudaMemcpyAsync(found, results, sizeof found, cudaMemcpyDeviceToHost, stream), "check");
+        check(cudaStreamSynchronize(stream), "check");
+        r.result[0] = found[0];
+        r.result[1] = found[1];
         break;
       }
       default:

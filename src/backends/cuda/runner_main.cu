@@ -198,6 +198,7 @@ int main(int argc, char** argv) {
   void* device_region = nullptr;
   arena::cuda::ImportedMemory imported;  // the device region when the judge's device helper owns it
   size_t region_bytes = 0;
+  bool pinned = false;
   std::vector<void*> pointers;
   for (;;) {
     Request q;
@@ -212,9 +213,10 @@ int main(int argc, char** argv) {
         return 0;
       case arena::protocol::Op::kMap: {
         if (region != nullptr) {
-          cudaHostUnregister(region);
+          if (pinned) cudaHostUnregister(region);
           munmap(region, region_bytes);
         }
+        pinned = false;
         if (imported.mapped()) {
           imported.unmap();
         } else if (device_region != nullptr) {
@@ -224,8 +226,6 @@ int main(int argc, char** argv) {
         region = mmap(nullptr, q.region_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, region_fd, 0);
         if (region == MAP_FAILED) fail(std::string("mmap: ") + std::strerror(errno), arena::protocol::kExitSetup);
         region_bytes = q.region_bytes;
-        // Pinned, the copies run at full PCIe/NVLink speed; without, they still work.
-        if (cudaHostRegister(region, region_bytes, cudaHostRegisterDefault) != cudaSuccess) cudaGetLastError();
         if ((q.call_flags & arena::protocol::kMapDeviceShared) != 0) {
           // The device helper's buffer: mapped here, owned there.
           if (fd < 0 || q.args[0] < region_bytes) fail("kMap: no device buffer came with the request", arena::protocol::kExitSetup);
@@ -245,6 +245,12 @@ int main(int argc, char** argv) {
       case arena::protocol::Op::kDownload: {
         bool up = q.op == arena::protocol::Op::kUpload;
         if (region == nullptr) fail("transfer before map", arena::protocol::kExitSetup);
+        // Pinned at the first transfer, the copies run at full PCIe/NVLink speed (without, they
+        // still work). Lanes whose tensors stay on the device plane never transfer: no pinning.
+        if (!pinned) {
+          if (cudaHostRegister(region, region_bytes, cudaHostRegisterDefault) != cudaSuccess) cudaGetLastError();
+          pinned = true;
+        }
         auto copy = [&](uint64_t offset, uint64_t bytes) {
           char* host = static_cast<char*>(region) + offset;
           char* dev = static_cast<char*>(device_region) + offset;
