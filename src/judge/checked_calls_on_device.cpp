@@ -32,11 +32,20 @@ class CheckedCallsOnDevice final : public CheckedCalls {
     return true;
   }
 
+  // Elementwise inputs are drawn on the device, where they are used; the others (distinct
+  // rows, offsets) on the host, then uploaded.
   void draw_inputs(uint64_t seed, double magnitude) override {
-    inputs_ = generate_inputs(task_, shape_, seed, magnitude);
-    size_t k = 0;
-    for (size_t i = 0; i < task_.tensors.size(); ++i)
-      if (task_.tensors[i].role == Role::kInput) plane_.upload(pristine_, slot(i).offset, inputs_.at(k++).data(), slot(i).bytes);
+    for (size_t i = 0; i < task_.tensors.size(); ++i) {
+      const auto& spec = task_.tensors[i];
+      if (spec.role != Role::kInput) continue;
+      if (auto draw = elementwise_draw(task_, shape_, i, seed, magnitude)) {
+        plane_.generate(pristine_, slot(i).offset, slot(i).bytes / dtype_size(spec.dtype), spec.dtype, *draw);
+      } else {
+        const HostBuffer data = generate_input(task_, shape_, i, seed, magnitude);
+        plane_.upload(pristine_, slot(i).offset, data.data(), slot(i).bytes);
+      }
+    }
+    inputs_.clear();
     expected_.assign(task_.tensors.size(), {});
     verified_.assign(task_.tensors.size(), {});
   }
@@ -119,7 +128,12 @@ class CheckedCallsOnDevice final : public CheckedCalls {
     return true;
   }
 
-  const std::vector<HostBuffer>& host_inputs() override { return inputs_; }
+  const std::vector<HostBuffer>& host_inputs() override {
+    if (inputs_.empty())
+      for (size_t i = 0; i < task_.tensors.size(); ++i)
+        if (task_.tensors[i].role == Role::kInput) inputs_.push_back(download(pristine_, i));
+    return inputs_;
+  }
 
   const HostBuffer& host_expected(size_t i) override {
     if (expected_.at(i).empty()) expected_[i] = download(*reference_.device_buffer(), i);
@@ -164,8 +178,10 @@ class CheckedCallsOnDevice final : public CheckedCalls {
   DevicePlane::Buffer pristine_;               // the inputs; the guard bytes of the last call
   std::array<DevicePlane::Buffer, 2> calls_;   // the candidate's buffer after its calls 0 and 1
   uint64_t guard_key_ = 0;
+  // Downloaded when asked: the inputs (in input order), the expected and verified outputs (by
+  // tensor index).
   std::vector<HostBuffer> inputs_;
-  std::vector<HostBuffer> expected_;  // downloaded when asked, by tensor index
+  std::vector<HostBuffer> expected_;
   std::vector<HostBuffer> verified_;
 };
 

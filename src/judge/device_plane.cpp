@@ -211,4 +211,22 @@ DevicePlane::OutOfTolerance DevicePlane::check(const Buffer& got, uint64_t got_o
   return {r.result[0], r.result[1]};
 }
 
+void DevicePlane::generate(const Buffer& dst, uint64_t offset, uint64_t elements, DType dtype,
+                           const ElementDraw& draw) {
+  auto* w = reinterpret_cast<uint64_t*>(staging_);
+  w[0] = static_cast<uint64_t>(dtype);
+  w[1] = static_cast<uint64_t>(draw.kind);
+  w[2] = draw.key;
+  w[3] = draw.span;
+  const double fields[] = {draw.offset, draw.scale, draw.low, draw.high, draw.mean, draw.stddev};
+  std::memcpy(&w[4], fields, sizeof fields);
+  protocol::Request q;
+  q.op = protocol::Op::kDevGenerate;
+  q.args[0] = dst.id;
+  q.args[1] = offset;
+  q.args[2] = elements;
+  q.args[3] = 0;
+  ask(q, "draw inputs on the device");
+}
+
 }  // namespace arena

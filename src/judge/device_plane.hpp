@@ -14,6 +14,7 @@
 
 #include "core/dtype.hpp"
 #include "judge/buffer_layout.hpp"
+#include "judge/element_draw.hpp"
 #include "judge/runner_client.hpp"
 
 namespace arena {
@@ -69,6 +70,9 @@ class DevicePlane {
   // by the host checker's rule (judge/tolerance_rule.hpp).
   OutOfTolerance check(const Buffer& got, uint64_t got_offset, const Buffer& expected, uint64_t expected_offset,
                        uint64_t elements, DType dtype, double atol, double rtol);
+
+  // `elements` of `dtype` at dst + offset drawn on the device: element i = draw_element(draw, i).
+  void generate(const Buffer& dst, uint64_t offset, uint64_t elements, DType dtype, const ElementDraw& draw);
 
   // Seconds the judge waited for the helper's start (not the timed path's).
   double start_seconds() const { return client_.start_seconds(); }

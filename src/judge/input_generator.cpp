@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/parallel.hpp"
+#include "judge/element_draw.hpp"
 #include "judge/random.hpp"
 
 namespace arena {
@@ -54,61 +55,89 @@ void fill_offsets(DType dtype, std::byte* data, int64_t n, int64_t total, uint64
 
 }  // namespace
 
+namespace {
+
+// The per-call offset and scale of input `tensor` and its random stream (its rank among the
+// inputs under `seed`), and the bounds at `shape`.
+struct TensorDraw {
+  uint64_t key = 0;
+  double offset = 0, scale = 1, low = 0, high = 1;
+};
+
+TensorDraw tensor_draw(const Task& task, const Shape& shape, size_t tensor, uint64_t seed, double magnitude) {
+  uint64_t stream = 0;
+  for (size_t i = 0; i < tensor; ++i) stream += task.tensors[i].role == Role::kInput ? 1 : 0;
+  const Distribution& d = task.tensors.at(tensor).distribution;
+  TensorDraw t;
+  t.key = stream_key(seed, stream);
+  // Per-call offset and scale (element indices -1 and -2 of the tensor's stream).
+  t.offset = d.offset * (2 * random_unit(t.key, ~0ull) - 1) * magnitude;
+  const double log_scale = std::log(d.scale) * (2 * random_unit(t.key, ~0ull - 1) - 1);
+  t.scale = std::exp(log_scale) * magnitude;
+  const Bindings b = task.bind(shape);
+  t.low = d.low_at(b);
+  t.high = d.high_at(b);
+  return t;
+}
+
+}  // namespace
+
+std::optional<ElementDraw> elementwise_draw(const Task& task, const Shape& shape, size_t tensor, uint64_t seed,
+                                            double magnitude) {
+  const Distribution& d = task.tensors.at(tensor).distribution;
+  const TensorDraw t = tensor_draw(task, shape, tensor, seed, magnitude);
+  ElementDraw e;
+  e.key = t.key;
+  e.offset = t.offset;
+  e.scale = t.scale;
+  e.low = t.low;
+  e.high = t.high;
+  e.mean = d.mean;
+  e.stddev = d.stddev;
+  switch (d.kind) {
+    case Distribution::Kind::kUniform:
+      e.kind = ElementDraw::Kind::kUniform;
+      return e;
+    case Distribution::Kind::kNormal:
+      e.kind = ElementDraw::Kind::kNormal;
+      return e;
+    case Distribution::Kind::kInteger:
+      e.kind = ElementDraw::Kind::kInteger;
+      e.span = static_cast<uint64_t>(t.high - t.low + 1);
+      return e;
+    case Distribution::Kind::kDistinct:
+    case Distribution::Kind::kOffsets:
+      break;
+  }
+  return std::nullopt;
+}
+
+HostBuffer generate_input(const Task& task, const Shape& shape, size_t tensor, uint64_t seed, double magnitude) {
+  const TensorSpec& t = task.tensors.at(tensor);
+  const int64_t n = task.elements(t, shape);
+  HostBuffer buf(static_cast<size_t>(n) * dtype_size(t.dtype));
+  const Distribution& d = t.distribution;
+  if (auto e = elementwise_draw(task, shape, tensor, seed, magnitude)) {
+    parallel_chunks(n, [&](size_t, int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i)
+        store_element(t.dtype, buf.data(), static_cast<size_t>(i), draw_element(*e, static_cast<uint64_t>(i)));
+    });
+    return buf;
+  }
+  const TensorDraw td = tensor_draw(task, shape, tensor, seed, magnitude);
+  if (d.kind == Distribution::Kind::kOffsets) {
+    fill_offsets(t.dtype, buf.data(), n, static_cast<int64_t>(d.total_expr.eval(task.bind(shape))), td.key);
+  } else {  // distinct
+    int64_t row = t.shape.empty() ? n : std::max<int64_t>(1, task.dims(t, shape).back());
+    fill_distinct(t.dtype, buf.data(), n, row, td.offset + td.scale * td.low, td.scale * (td.high - td.low), td.key);
+  }
+  return buf;
+}
+
 std::vector<HostBuffer> generate_inputs(const Task& task, const Shape& shape, uint64_t seed, double magnitude) {
   std::vector<HostBuffer> out;
-  uint64_t stream = 0;
-  for (const auto& t : task.tensors) {
-    if (t.role != Role::kInput) continue;
-    int64_t n = task.elements(t, shape);
-    HostBuffer buf(static_cast<size_t>(n) * dtype_size(t.dtype));
-    const Distribution& d = t.distribution;
-    uint64_t key = stream_key(seed, stream++);
-    // Per-call offset and scale (element indices -1 and -2 of the tensor's stream).
-    double offset = d.offset * (2 * random_unit(key, ~0ull) - 1) * magnitude;
-    double log_scale = std::log(d.scale) * (2 * random_unit(key, ~0ull - 1) - 1);
-    double scale = std::exp(log_scale) * magnitude;
-    const Bindings b = task.bind(shape);
-    const double low = d.low_at(b), high = d.high_at(b);
-    if (d.kind == Distribution::Kind::kOffsets) {
-      fill_offsets(t.dtype, buf.data(), n, static_cast<int64_t>(d.total_expr.eval(b)), key);
-      out.push_back(std::move(buf));
-      continue;
-    }
-    if (d.kind == Distribution::Kind::kDistinct) {
-      int64_t row = t.shape.empty() ? n : std::max<int64_t>(1, task.dims(t, shape).back());
-      fill_distinct(t.dtype, buf.data(), n, row, offset + scale * low, scale * (high - low), key);
-      out.push_back(std::move(buf));
-      continue;
-    }
-    auto span = static_cast<uint64_t>(high - low + 1);
-    parallel_chunks(n, [&](size_t, int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; ++i) {
-        auto u = static_cast<uint64_t>(i);
-        double v = 0;
-        switch (d.kind) {
-          case Distribution::Kind::kUniform:
-            v = offset + scale * (low + (high - low) * random_unit(key, u));
-            break;
-          case Distribution::Kind::kNormal: {
-            // Box-Muller from two independent uniforms of this element.
-            double u1 = 1.0 - random_unit(key, 2 * u);
-            double u2 = random_unit(key, 2 * u + 1);
-            double z = std::sqrt(-2 * std::log(u1)) * std::cos(2 * M_PI * u2);
-            v = offset + scale * (d.mean + d.stddev * z);
-            break;
-          }
-          case Distribution::Kind::kInteger:
-            v = low + static_cast<double>(random_bits(key, u) % span);
-            break;
-          case Distribution::Kind::kDistinct:
-          case Distribution::Kind::kOffsets:
-            break;  // filled above
-        }
-        store_element(t.dtype, buf.data(), static_cast<size_t>(i), v);
-      }
-    });
-    out.push_back(std::move(buf));
-  }
+  for (size_t i = 0; i < task.tensors.size(); ++i)
+    if (task.tensors[i].role == Role::kInput) out.push_back(generate_input(task, shape, i, seed, magnitude));
   return out;
 }
 

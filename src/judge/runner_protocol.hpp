@@ -60,6 +60,10 @@ enum class Op : uint32_t {
                       // offset of three uint64 (dtype as core/dtype.hpp's enum, atol and rtol as
                       // double bits): every element against judge/tolerance_rule.hpp. Reply:
                       // result[0] = elements out of tolerance, result[1] = the first one's index (~0)
+  kDevGenerate = 27,  // args: buffer id, offset, elements, staging offset of ten uint64 (dtype, then
+                      // judge/element_draw.hpp's ElementDraw: kind, key, span, and offset, scale,
+                      // low, high, mean, stddev as double bits): element i = draw_element(d, i),
+                      // stored as the dtype (core/dtype_bits.hpp)
 };
 
 // The judge's scalar arguments; the generated shim reads `i` or `f` as the task's type says.

@@ -13,6 +13,7 @@
 
 #include "backends/runner_io.hpp"
 #include "core/dtype_bits.hpp"
+#include "judge/element_draw.hpp"
 #include "judge/tolerance_rule.hpp"
 
 namespace {
@@ -128,6 +129,19 @@ int main(int argc, char** argv) {
             continue;
           if (r.result[0]++ == 0) r.result[1] = i;
         }
+        break;
+      }
+      case Op::kDevGenerate: {
+        const auto* w = reinterpret_cast<const uint64_t*>(at(0, a[3], 80));
+        const auto dtype = static_cast<arena::DType>(w[0]);
+        arena::ElementDraw d;
+        d.kind = static_cast<arena::ElementDraw::Kind>(w[1]);
+        d.key = w[2];
+        d.span = w[3];
+        double* fields[] = {&d.offset, &d.scale, &d.low, &d.high, &d.mean, &d.stddev};
+        for (int k = 0; k < 6; ++k) std::memcpy(fields[k], &w[4 + k], 8);
+        unsigned char* p = at(a[0], a[1], a[2] * arena::dtype_bits::size(dtype));
+        for (uint64_t i = 0; i < a[2]; ++i) arena::dtype_bits::store(dtype, p, i, arena::draw_element(d, i));
         break;
       }
       default:

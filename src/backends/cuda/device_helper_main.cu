@@ -26,6 +26,7 @@
 #include "backends/cuda/shared_device_memory.cuh"
 #include "backends/runner_io.hpp"
 #include "core/dtype_bits.hpp"
+#include "judge/element_draw.hpp"
 #include "judge/tolerance_rule.hpp"
 
 namespace {
@@ -110,6 +111,25 @@ __global__ void count_out_of_tolerance(const unsigned char* got, const unsigned 
     atomicAdd(&out[0], count);
     atomicMin(&out[1], first);
   }
+}
+
+// Element i of an input tensor, drawn as the host's generator draws it (judge/element_draw.hpp)
+// and stored as its dtype (core/dtype_bits.hpp).
+__global__ void draw_elements(unsigned char* p, uint64_t elements, arena::DType dtype, arena::ElementDraw d) {
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  for (uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x; i < elements; i += stride)
+    arena::dtype_bits::store(dtype, p, i, arena::draw_element(d, i));
+}
+
+// The ElementDraw in ten words of the staging region (runner_protocol.hpp, kDevGenerate).
+arena::ElementDraw read_draw(const uint64_t* w) {
+  arena::ElementDraw d;
+  d.kind = static_cast<arena::ElementDraw::Kind>(w[1]);
+  d.key = w[2];
+  d.span = w[3];
+  double* fields[] = {&d.offset, &d.scale, &d.low, &d.high, &d.mean, &d.stddev};
+  for (int k = 0; k < 6; ++k) std::memcpy(fields[k], &w[4 + k], 8);
+  return d;
 }
 
 // Copies `bytes` from `from` to `to` with this block row's threads: words of W where both are
@@ -345,6 +365,20 @@ int main(int argc, char** argv) {
         check(cudaStreamSynchronize(stream), "check");
         r.result[0] = found[0];
         r.result[1] = found[1];
+        break;
+      }
+      case Op::kDevGenerate: {
+        const uint64_t* w = reinterpret_cast<const uint64_t*>(b.at(0, a[3], 80, "generate"));
+        if (w[0] > static_cast<uint64_t>(arena::DType::kUint8)) fail("generate: unknown dtype", kExitSetup);
+        if (w[1] > static_cast<uint64_t>(arena::ElementDraw::Kind::kInteger) || w[3] == 0)
+          fail("generate: unknown draw", kExitSetup);
+        const auto dtype = static_cast<arena::DType>(w[0]);
+        const uint64_t size = arena::dtype_bits::size(dtype);
+        if (a[0] == 0) fail("generate: device buffers only", kExitSetup);
+        unsigned char* p = b.at(a[0], a[1], a[2] * size, "generate");
+        if (reinterpret_cast<uintptr_t>(p) % size != 0) fail("generate: misaligned", kExitSetup);
+        if (a[2] > 0) draw_elements<<<blocks, 256, 0, stream>>>(p, a[2], dtype, read_draw(w));
+        check(cudaGetLastError(), "generate");
         break;
       }
       default:
