@@ -1,6 +1,7 @@
 #include "judge/checked_calls_on_device.hpp"
 
 #include <array>
+#include <cstdlib>
 
 #include "core/error.hpp"
 #include "judge/device_guards.hpp"
@@ -32,20 +33,26 @@ class CheckedCallsOnDevice final : public CheckedCalls {
     return true;
   }
 
-  // Elementwise inputs are drawn on the device, where they are used; the others (distinct
-  // rows, offsets) on the host, then uploaded.
+  // With ARENA_DEVICE_INPUTS=1, elementwise inputs are drawn on the device, where they are used
+  // (not yet run on a GPU: off by default); the others (distinct rows, offsets), and all of them
+  // by default, on the host, then uploaded.
   void draw_inputs(uint64_t seed, double magnitude) override {
+    inputs_.clear();
+    bool all_on_host = true;
     for (size_t i = 0; i < task_.tensors.size(); ++i) {
       const auto& spec = task_.tensors[i];
       if (spec.role != Role::kInput) continue;
-      if (auto draw = elementwise_draw(task_, shape_, i, seed, magnitude)) {
+      std::optional<ElementDraw> draw;
+      if (draw_on_device_) draw = elementwise_draw(task_, shape_, i, seed, magnitude);
+      if (draw) {
         plane_.generate(pristine_, slot(i).offset, slot(i).bytes / dtype_size(spec.dtype), spec.dtype, *draw);
+        all_on_host = false;
       } else {
-        const HostBuffer data = generate_input(task_, shape_, i, seed, magnitude);
-        plane_.upload(pristine_, slot(i).offset, data.data(), slot(i).bytes);
+        inputs_.push_back(generate_input(task_, shape_, i, seed, magnitude));
+        plane_.upload(pristine_, slot(i).offset, inputs_.back().data(), slot(i).bytes);
       }
     }
-    inputs_.clear();
+    if (!all_on_host) inputs_.clear();  // downloaded when asked
     expected_.assign(task_.tensors.size(), {});
     verified_.assign(task_.tensors.size(), {});
   }
@@ -178,6 +185,10 @@ class CheckedCallsOnDevice final : public CheckedCalls {
   DevicePlane::Buffer pristine_;               // the inputs; the guard bytes of the last call
   std::array<DevicePlane::Buffer, 2> calls_;   // the candidate's buffer after its calls 0 and 1
   uint64_t guard_key_ = 0;
+  const bool draw_on_device_ = [] {
+    const char* env = std::getenv("ARENA_DEVICE_INPUTS");
+    return env != nullptr && std::string(env) == "1";
+  }();
   // Downloaded when asked: the inputs (in input order), the expected and verified outputs (by
   // tensor index).
   std::vector<HostBuffer> inputs_;

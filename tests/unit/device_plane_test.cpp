@@ -179,5 +179,35 @@ TEST(DevicePlane, GuardZonesAreLaidOutAndCheckedOnTheDevice) {
   EXPECT_EQ(v->byte_distance, 12u);
 }
 
+// Inputs drawn by the helper: the draw's fields arrive as sent (kind, key, span, the six
+// doubles, the dtype) and element i lands at offset + i * size; the stand-in computes them with
+// the same shared formula as the host generator, so its bytes are draw_element's.
+TEST(DevicePlane, GenerateSendsTheDrawAsItIs) {
+  DevicePlane plane(fake_helper());
+  std::string why;
+  DevicePlane::Buffer b = plane.allocate(8192, false, &why);
+  ASSERT_NE(b.id, 0u) << why;
+  struct Case {
+    ElementDraw draw;
+    DType dtype;
+  };
+  ElementDraw uniform{ElementDraw::Kind::kUniform, 0x1234, 1, 0.25, 3.0, -1, 2, 0, 1};
+  ElementDraw normal{ElementDraw::Kind::kNormal, 0x99, 1, 0.5, 2.0, 0, 1, -0.5, 1.5};
+  ElementDraw integer{ElementDraw::Kind::kInteger, 0x42, 17, 0, 1, -3, 13, 0, 1};
+  for (const Case& c : {Case{uniform, DType::kFp32}, Case{normal, DType::kBf16}, Case{integer, DType::kInt32}}) {
+    const size_t n = 1000, size = dtype_size(c.dtype);
+    plane.generate(b, 128, n, c.dtype, c.draw);
+    std::vector<std::byte> got(n * size), want(n * size);
+    plane.download(b, 128, got.data(), got.size());
+    for (size_t i = 0; i < n; ++i) store_element(c.dtype, want.data(), i, draw_element(c.draw, i));
+    EXPECT_TRUE(got == want) << dtype_name(c.dtype);
+  }
+  // Integers stay in [low, low + span).
+  std::vector<int32_t> ints(1000);
+  plane.download(b, 128, ints.data(), ints.size() * 4);
+  EXPECT_EQ(*std::min_element(ints.begin(), ints.end()), -3);
+  EXPECT_EQ(*std::max_element(ints.begin(), ints.end()), 13);
+}
+
 }  // namespace
 }  // namespace arena
