@@ -213,13 +213,7 @@ DevicePlane::OutOfTolerance DevicePlane::check(const Buffer& got, uint64_t got_o
 
 void DevicePlane::generate(const Buffer& dst, uint64_t offset, uint64_t elements, DType dtype,
                            const ElementDraw& draw) {
-  auto* w = reinterpret_cast<uint64_t*>(staging_);
-  w[0] = static_cast<uint64_t>(dtype);
-  w[1] = static_cast<uint64_t>(draw.kind);
-  w[2] = draw.key;
-  w[3] = draw.span;
-  const double fields[] = {draw.offset, draw.scale, draw.low, draw.high, draw.mean, draw.stddev};
-  std::memcpy(&w[4], fields, sizeof fields);
+  write_element_draw(reinterpret_cast<uint64_t*>(staging_), static_cast<uint64_t>(dtype), draw);
   protocol::Request q;
   q.op = protocol::Op::kDevGenerate;
   q.args[0] = dst.id;

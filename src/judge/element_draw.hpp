@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "core/host_device.hpp"
 #include "judge/random.hpp"
@@ -42,6 +43,37 @@ ARENA_HD inline double draw_element(const ElementDraw& d, uint64_t i) {
       return d.low + static_cast<double>(random_bits(d.key, i) % d.span);
   }
   return 0;
+}
+
+// A draw as the device helper receives it (runner_protocol.hpp, kDevGenerate): ten words, the
+// element's dtype (core/dtype.hpp's enum value) then the draw, its doubles as bits.
+constexpr int kElementDrawWords = 10;
+
+inline void write_element_draw(uint64_t* words, uint64_t dtype, const ElementDraw& d) {
+  words[0] = dtype;
+  words[1] = static_cast<uint64_t>(d.kind);
+  words[2] = d.key;
+  words[3] = d.span;
+  const double fields[] = {d.offset, d.scale, d.low, d.high, d.mean, d.stddev};
+  std::memcpy(&words[4], fields, sizeof fields);
+}
+
+// The draw of `words`; *dtype gets word 0.
+inline ElementDraw read_element_draw(const uint64_t* words, uint64_t* dtype) {
+  ElementDraw d;
+  *dtype = words[0];
+  d.kind = static_cast<ElementDraw::Kind>(words[1]);
+  d.key = words[2];
+  d.span = words[3];
+  double fields[6];
+  std::memcpy(fields, &words[4], sizeof fields);
+  d.offset = fields[0];
+  d.scale = fields[1];
+  d.low = fields[2];
+  d.high = fields[3];
+  d.mean = fields[4];
+  d.stddev = fields[5];
+  return d;
 }
 
 }  // namespace arena

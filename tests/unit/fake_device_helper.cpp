@@ -132,14 +132,10 @@ int main(int argc, char** argv) {
         break;
       }
       case Op::kDevGenerate: {
-        const auto* w = reinterpret_cast<const uint64_t*>(at(0, a[3], 80));
-        const auto dtype = static_cast<arena::DType>(w[0]);
-        arena::ElementDraw d;
-        d.kind = static_cast<arena::ElementDraw::Kind>(w[1]);
-        d.key = w[2];
-        d.span = w[3];
-        double* fields[] = {&d.offset, &d.scale, &d.low, &d.high, &d.mean, &d.stddev};
-        for (int k = 0; k < 6; ++k) std::memcpy(fields[k], &w[4 + k], 8);
+        uint64_t dtype_code = 0;
+        const arena::ElementDraw d = arena::read_element_draw(
+            reinterpret_cast<const uint64_t*>(at(0, a[3], 8 * arena::kElementDrawWords)), &dtype_code);
+        const auto dtype = static_cast<arena::DType>(dtype_code);
         unsigned char* p = at(a[0], a[1], a[2] * arena::dtype_bits::size(dtype));
         for (uint64_t i = 0; i < a[2]; ++i) arena::dtype_bits::store(dtype, p, i, arena::draw_element(d, i));
         break;

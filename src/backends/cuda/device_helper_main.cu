@@ -121,17 +121,6 @@ __global__ void draw_elements(unsigned char* p, uint64_t elements, arena::DType 
     arena::dtype_bits::store(dtype, p, i, arena::draw_element(d, i));
 }
 
-// The ElementDraw in ten words of the staging region (runner_protocol.hpp, kDevGenerate).
-arena::ElementDraw read_draw(const uint64_t* w) {
-  arena::ElementDraw d;
-  d.kind = static_cast<arena::ElementDraw::Kind>(w[1]);
-  d.key = w[2];
-  d.span = w[3];
-  double* fields[] = {&d.offset, &d.scale, &d.low, &d.high, &d.mean, &d.stddev};
-  for (int k = 0; k < 6; ++k) std::memcpy(fields[k], &w[4 + k], 8);
-  return d;
-}
-
 // Copies `bytes` from `from` to `to` with this block row's threads: words of W where both are
 // equally aligned to W (the caller picks W), single bytes for the head and the tail.
 template <typename W>
@@ -368,16 +357,17 @@ int main(int argc, char** argv) {
         break;
       }
       case Op::kDevGenerate: {
-        const uint64_t* w = reinterpret_cast<const uint64_t*>(b.at(0, a[3], 80, "generate"));
-        if (w[0] > static_cast<uint64_t>(arena::DType::kUint8)) fail("generate: unknown dtype", kExitSetup);
-        if (w[1] > static_cast<uint64_t>(arena::ElementDraw::Kind::kInteger) || w[3] == 0)
-          fail("generate: unknown draw", kExitSetup);
-        const auto dtype = static_cast<arena::DType>(w[0]);
+        uint64_t dtype_code = 0;
+        const arena::ElementDraw draw = arena::read_element_draw(
+            reinterpret_cast<const uint64_t*>(b.at(0, a[3], 8 * arena::kElementDrawWords, "generate")), &dtype_code);
+        if (dtype_code > static_cast<uint64_t>(arena::DType::kUint8)) fail("generate: unknown dtype", kExitSetup);
+        if (draw.kind > arena::ElementDraw::Kind::kInteger || draw.span == 0) fail("generate: unknown draw", kExitSetup);
+        const auto dtype = static_cast<arena::DType>(dtype_code);
         const uint64_t size = arena::dtype_bits::size(dtype);
         if (a[0] == 0) fail("generate: device buffers only", kExitSetup);
         unsigned char* p = b.at(a[0], a[1], a[2] * size, "generate");
         if (reinterpret_cast<uintptr_t>(p) % size != 0) fail("generate: misaligned", kExitSetup);
-        if (a[2] > 0) draw_elements<<<blocks, 256, 0, stream>>>(p, a[2], dtype, read_draw(w));
+        if (a[2] > 0) draw_elements<<<blocks, 256, 0, stream>>>(p, a[2], dtype, draw);
         check(cudaGetLastError(), "generate");
         break;
       }
