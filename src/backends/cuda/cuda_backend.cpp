@@ -193,6 +193,17 @@ std::string CudaBackend::device_key() const {
   return "cuda-" + (bus != info_.end() ? bus->second : std::to_string(device_));
 }
 
+namespace {
+// The device's own architecture, machine code and PTX of it alone: `-arch=sm_90a` would also
+// compile PTX for compute_90 (a second front-end pass, a quarter of a starter's compile time),
+// which no runner uses (solutions run on the device they were built for).
+std::vector<std::string> target_flags(const std::string& arch) {
+  if (arch.rfind("sm_", 0) != 0) return {"-arch=" + arch};
+  const std::string virt = "compute_" + arch.substr(3);
+  return {"-gencode", "arch=" + virt + ",code=[" + arch + "," + virt + "]"};
+}
+}  // namespace
+
 std::string CudaBackend::unavailable() const {
   auto e = info_.find("error");
   return e == info_.end() ? "" : e->second;
@@ -208,9 +219,11 @@ CompileResult CudaBackend::compile(const Task& task, const std::string& source,
   // One shared CUDA runtime for runner and solution, and every symbol resolved at link time:
   // an unresolved one is a library the task does not allow. --resource-usage puts each kernel's
   // registers, static shared memory and spills in the log (kernel_resources reads them).
-  job.command = {nvcc_, "-std=c++17", "-O3", "-lineinfo", "-arch=" + arch_, "--resource-usage", "-cudart", "shared",
-                 "-Xcompiler", "-fPIC", "-shared", "-Xlinker", "--no-undefined", "-I.", "-o", "solution.so",
-                 "arena_main.cu"};
+  job.command = {nvcc_, "-std=c++17", "-O3", "-lineinfo"};
+  for (const auto& f : target_flags(arch_)) job.command.push_back(f);
+  for (const char* f : {"--resource-usage", "-cudart", "shared", "-Xcompiler", "-fPIC", "-shared", "-Xlinker",
+                        "--no-undefined", "-I.", "-o", "solution.so", "arena_main.cu"})
+    job.command.push_back(f);
   for (const auto& f : library_flags(libraries)) job.command.push_back(f);
   job.output = "solution.so";
   job.toolchain = toolchain_;
