@@ -56,15 +56,17 @@ ARENA_HD inline uint16_t float_to_bf16(float f) {
   return static_cast<uint16_t>((u + rounding) >> 16);
 }
 
-ARENA_HD inline float bf16_to_float(uint16_t b) { return float_of(static_cast<uint32_t>(b) << 16); }
+ARENA_HD inline float bf16_to_float(uint16_t b) {
+  return float_of(static_cast<uint32_t>(b) << 16);
+}
 
 ARENA_HD inline uint16_t float_to_fp16(float f) {
   uint32_t u = bits_of(f);
   uint32_t sign = (u >> 16) & 0x8000;
   uint32_t abs = u & 0x7FFFFFFF;
-  if (abs > 0x7F800000) return static_cast<uint16_t>(sign | 0x7E00);  // NaN
+  if (abs > 0x7F800000) return static_cast<uint16_t>(sign | 0x7E00);   // NaN
   if (abs >= 0x477FF000) return static_cast<uint16_t>(sign | 0x7C00);  // overflow to inf
-  if (abs < 0x38800000) {  // subnormal or zero in fp16: the unit is 2^-24
+  if (abs < 0x38800000) {                        // subnormal or zero in fp16: the unit is 2^-24
     float scaled = float_of(abs) * 16777216.0f;  // 2^24, exact
     auto m = static_cast<uint32_t>(std::nearbyint(scaled));  // ties to even (default mode)
     return static_cast<uint16_t>(sign | m);
@@ -99,8 +101,8 @@ ARENA_HD inline uint8_t float_to_fp8_e4m3(float f) {
   // Largest finite is 448; values that round above it become NaN.
   if (a >= 464.0f) return static_cast<uint8_t>(sign | 0x7F);
   int e = 0;
-  std::frexp(a, &e);  // a = m * 2^e, m in [0.5, 1)
-  int exp = e - 1;  // a = 1.x * 2^exp
+  std::frexp(a, &e);       // a = m * 2^e, m in [0.5, 1)
+  int exp = e - 1;         // a = 1.x * 2^exp
   if (exp < -6) exp = -6;  // subnormal range: unit 2^-9
   float unit = std::ldexp(1.0f, exp - 3);
   float q = std::nearbyint(a / unit);  // ties to even
@@ -174,7 +176,8 @@ ARENA_HD inline void store(DType t, void* data, size_t i, double v) {
       static_cast<uint8_t*>(data)[i] = float_to_fp8_e4m3(f);
       break;
     case DType::kInt32:
-      static_cast<int32_t*>(data)[i] = static_cast<int32_t>(round_into(v, -2147483648LL, 2147483647LL));
+      static_cast<int32_t*>(data)[i] =
+          static_cast<int32_t>(round_into(v, -2147483648LL, 2147483647LL));
       break;
     case DType::kInt8:
       static_cast<int8_t*>(data)[i] = static_cast<int8_t>(round_into(v, -128LL, 127LL));

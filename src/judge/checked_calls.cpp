@@ -8,8 +8,13 @@ namespace {
 // Every tensor through the lanes' shared regions, checked on the host.
 class CheckedCallsOnHost final : public CheckedCalls {
  public:
-  CheckedCallsOnHost(const Task& task, const Shape& shape, Lane& reference, Lane& candidate, Lane* baseline)
-      : task_(task), shape_(shape), reference_(reference), candidate_(candidate), baseline_(baseline) {}
+  CheckedCallsOnHost(const Task& task, const Shape& shape, Lane& reference, Lane& candidate,
+                     Lane* baseline)
+      : task_(task),
+        shape_(shape),
+        reference_(reference),
+        candidate_(candidate),
+        baseline_(baseline) {}
 
   void draw_inputs(uint64_t seed, double magnitude) override {
     inputs_ = generate_inputs(task_, shape_, seed, magnitude);
@@ -27,7 +32,8 @@ class CheckedCallsOnHost final : public CheckedCalls {
     return o;
   }
 
-  CallOutcome call_candidate(int run, uint64_t nonce, uint64_t guard_key, double timeout_s) override {
+  CallOutcome call_candidate(int run, uint64_t nonce, uint64_t guard_key,
+                             double timeout_s) override {
     candidate_.write_inputs(inputs_);
     candidate_.poison_outputs(nonce);
     candidate_.arm_guards(guard_key);
@@ -51,8 +57,9 @@ class CheckedCallsOnHost final : public CheckedCalls {
 
   Difference compare_runs(size_t i) override {
     const auto& spec = task_.tensors[i];
-    return arena::compare_runs(spec, candidate_.dims()[i], verified_[i].data(), candidate_.tensor(i),
-                               task_.tolerance_for(spec, shape_), candidate_.poison(i));
+    return arena::compare_runs(spec, candidate_.dims()[i], verified_[i].data(),
+                               candidate_.tensor(i), task_.tolerance_for(spec, shape_),
+                               candidate_.poison(i));
   }
 
   bool baseline_correct(uint64_t nonce, double timeout_s) override {
@@ -63,8 +70,9 @@ class CheckedCallsOnHost final : public CheckedCalls {
     for (size_t i = 0; i < task_.tensors.size(); ++i) {
       const auto& spec = task_.tensors[i];
       if (spec.role != Role::kOutput) continue;
-      if (!arena::check_output(spec, baseline_->dims()[i], baseline_->tensor(i), expected_[i].data(),
-                               task_.tolerance_for(spec, shape_), baseline_->poison(i))
+      if (!arena::check_output(spec, baseline_->dims()[i], baseline_->tensor(i),
+                               expected_[i].data(), task_.tolerance_for(spec, shape_),
+                               baseline_->poison(i))
                .ok())
         return false;
     }
@@ -95,9 +103,11 @@ class CheckedCallsOnHost final : public CheckedCalls {
 
 }  // namespace
 
-std::unique_ptr<CheckedCalls> make_checked_calls(const Task& task, const Shape& shape, Lane& reference,
-                                                 Lane& candidate, Lane* baseline, std::string* why_host) {
-  if (auto on_device = make_checked_calls_on_device(task, shape, reference, candidate, baseline, why_host))
+std::unique_ptr<CheckedCalls> make_checked_calls(const Task& task, const Shape& shape,
+                                                 Lane& reference, Lane& candidate, Lane* baseline,
+                                                 std::string* why_host) {
+  if (auto on_device =
+          make_checked_calls_on_device(task, shape, reference, candidate, baseline, why_host))
     return on_device;
   return std::make_unique<CheckedCallsOnHost>(task, shape, reference, candidate, baseline);
 }

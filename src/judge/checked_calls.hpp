@@ -37,7 +37,8 @@ class CheckedCalls {
   virtual CallOutcome call_reference(uint64_t nonce, double timeout_s) = 0;
   // The candidate's call `run` (0 or 1) on the current inputs: fresh poison (`nonce`) and guard
   // bytes (`guard_key`) before it.
-  virtual CallOutcome call_candidate(int run, uint64_t nonce, uint64_t guard_key, double timeout_s) = 0;
+  virtual CallOutcome call_candidate(int run, uint64_t nonce, uint64_t guard_key,
+                                     double timeout_s) = 0;
   // After the candidate's call `run`: its guard zones, its inputs, its output `i` against the
   // expected one.
   virtual std::optional<GuardViolation> guard_violation(int run) = 0;
@@ -67,7 +68,8 @@ class CheckedCalls {
 // The checked calls of `shape` for lanes prepared at it (`baseline` may be null): on the device
 // plane where every lane's buffers are the plane's and it has room, else on the host, with
 // *why_host saying why.
-std::unique_ptr<CheckedCalls> make_checked_calls(const Task& task, const Shape& shape, Lane& reference,
-                                                 Lane& candidate, Lane* baseline, std::string* why_host);
+std::unique_ptr<CheckedCalls> make_checked_calls(const Task& task, const Shape& shape,
+                                                 Lane& reference, Lane& candidate, Lane* baseline,
+                                                 std::string* why_host);
 
 }  // namespace arena

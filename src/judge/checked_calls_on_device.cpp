@@ -11,9 +11,14 @@ namespace {
 
 class CheckedCallsOnDevice final : public CheckedCalls {
  public:
-  CheckedCallsOnDevice(const Task& task, const Shape& shape, DevicePlane& plane, Lane& reference, Lane& candidate,
-                       Lane* baseline)
-      : task_(task), shape_(shape), plane_(plane), reference_(reference), candidate_(candidate), baseline_(baseline),
+  CheckedCallsOnDevice(const Task& task, const Shape& shape, DevicePlane& plane, Lane& reference,
+                       Lane& candidate, Lane* baseline)
+      : task_(task),
+        shape_(shape),
+        plane_(plane),
+        reference_(reference),
+        candidate_(candidate),
+        baseline_(baseline),
         layout_(candidate.layout()) {}
 
   ~CheckedCallsOnDevice() override {
@@ -45,7 +50,8 @@ class CheckedCallsOnDevice final : public CheckedCalls {
       std::optional<ElementDraw> draw;
       if (draw_on_device_) draw = elementwise_draw(task_, shape_, i, seed, magnitude);
       if (draw) {
-        plane_.generate(pristine_, slot(i).offset, slot(i).bytes / dtype_size(spec.dtype), spec.dtype, *draw);
+        plane_.generate(pristine_, slot(i).offset, slot(i).bytes / dtype_size(spec.dtype),
+                        spec.dtype, *draw);
         all_on_host = false;
       } else {
         inputs_.push_back(generate_input(task_, shape_, i, seed, magnitude));
@@ -63,14 +69,17 @@ class CheckedCallsOnDevice final : public CheckedCalls {
     return reference_.call(timeout_s, false, 0, 0, Lane::Transfer::kNone);
   }
 
-  CallOutcome call_candidate(int run, uint64_t nonce, uint64_t guard_key, double timeout_s) override {
+  CallOutcome call_candidate(int run, uint64_t nonce, uint64_t guard_key,
+                             double timeout_s) override {
     lay_inputs(candidate_);
     candidate_.poison_outputs_on_device(nonce);
     guard_key_ = guard_key;
-    plane_.move(*candidate_.device_buffer(), pristine_, upload_guards(plane_, pristine_, layout_, guard_key));
+    plane_.move(*candidate_.device_buffer(), pristine_,
+                upload_guards(plane_, pristine_, layout_, guard_key));
     CallOutcome o = candidate_.call(timeout_s, false, 0, 0, Lane::Transfer::kNone);
     // What the call left, as a download right after it would see it.
-    if (o.kind == CallOutcome::Kind::kOk) plane_.copy(calls_.at(run), 0, *candidate_.device_buffer(), 0, layout_.total_bytes);
+    if (o.kind == CallOutcome::Kind::kOk)
+      plane_.copy(calls_.at(run), 0, *candidate_.device_buffer(), 0, layout_.total_bytes);
     return o;
   }
 
@@ -96,8 +105,9 @@ class CheckedCallsOnDevice final : public CheckedCalls {
     const auto& spec = task_.tensors[i];
     const Tolerance tol = task_.tolerance_for(spec, shape_);
     const uint64_t n = slot(i).bytes / dtype_size(spec.dtype);
-    if (plane_.check(calls_.at(run), slot(i).offset, *reference_.device_buffer(), slot(i).offset, n, spec.dtype,
-                     tol.atol, tol.rtol)
+    if (plane_
+            .check(calls_.at(run), slot(i).offset, *reference_.device_buffer(), slot(i).offset, n,
+                   spec.dtype, tol.atol, tol.rtol)
             .elements == 0) {
       OutputCheck c;
       c.tensor = spec.name;
@@ -111,7 +121,8 @@ class CheckedCallsOnDevice final : public CheckedCalls {
   }
 
   Difference compare_runs(size_t i) override {
-    if (plane_.compare(calls_[1], calls_[0], {{slot(i).offset, slot(i).bytes}}).at(0).bytes == 0) return {};
+    if (plane_.compare(calls_[1], calls_[0], {{slot(i).offset, slot(i).bytes}}).at(0).bytes == 0)
+      return {};
     const auto& spec = task_.tensors[i];
     const HostBuffer second = download(calls_[1], i);
     return arena::compare_runs(spec, candidate_.dims()[i], host_verified(i).data(), second.data(),
@@ -122,13 +133,17 @@ class CheckedCallsOnDevice final : public CheckedCalls {
     if (baseline_ == nullptr) return false;
     lay_inputs(*baseline_);
     baseline_->poison_outputs_on_device(nonce);
-    if (baseline_->call(timeout_s, false, 0, 0, Lane::Transfer::kNone).kind != CallOutcome::Kind::kOk) return false;
+    if (baseline_->call(timeout_s, false, 0, 0, Lane::Transfer::kNone).kind !=
+        CallOutcome::Kind::kOk)
+      return false;
     for (size_t i = 0; i < task_.tensors.size(); ++i) {
       const auto& spec = task_.tensors[i];
       if (spec.role != Role::kOutput) continue;
       const Tolerance tol = task_.tolerance_for(spec, shape_);
-      if (plane_.check(*baseline_->device_buffer(), slot(i).offset, *reference_.device_buffer(), slot(i).offset,
-                       slot(i).bytes / dtype_size(spec.dtype), spec.dtype, tol.atol, tol.rtol)
+      if (plane_
+              .check(*baseline_->device_buffer(), slot(i).offset, *reference_.device_buffer(),
+                     slot(i).offset, slot(i).bytes / dtype_size(spec.dtype), spec.dtype, tol.atol,
+                     tol.rtol)
               .elements != 0)
         return false;
     }
@@ -165,7 +180,8 @@ class CheckedCallsOnDevice final : public CheckedCalls {
   void lay_inputs(const Lane& lane) {
     std::vector<ByteMove> moves;
     for (size_t i = 0; i < task_.tensors.size(); ++i)
-      if (task_.tensors[i].role == Role::kInput) moves.push_back({slot(i).offset, slot(i).offset, slot(i).bytes});
+      if (task_.tensors[i].role == Role::kInput)
+        moves.push_back({slot(i).offset, slot(i).offset, slot(i).bytes});
     plane_.move(*lane.device_buffer(), pristine_, moves);
   }
 
@@ -182,8 +198,8 @@ class CheckedCallsOnDevice final : public CheckedCalls {
   Lane& candidate_;
   Lane* baseline_;
   BufferLayout layout_;
-  DevicePlane::Buffer pristine_;               // the inputs; the guard bytes of the last call
-  std::array<DevicePlane::Buffer, 2> calls_;   // the candidate's buffer after its calls 0 and 1
+  DevicePlane::Buffer pristine_;              // the inputs; the guard bytes of the last call
+  std::array<DevicePlane::Buffer, 2> calls_;  // the candidate's buffer after its calls 0 and 1
   uint64_t guard_key_ = 0;
   const bool draw_on_device_ = [] {
     const char* env = std::getenv("ARENA_DEVICE_INPUTS");
@@ -198,17 +214,20 @@ class CheckedCallsOnDevice final : public CheckedCalls {
 
 }  // namespace
 
-std::unique_ptr<CheckedCalls> make_checked_calls_on_device(const Task& task, const Shape& shape, Lane& reference,
-                                                           Lane& candidate, Lane* baseline, std::string* why) {
+std::unique_ptr<CheckedCalls> make_checked_calls_on_device(const Task& task, const Shape& shape,
+                                                           Lane& reference, Lane& candidate,
+                                                           Lane* baseline, std::string* why) {
   DevicePlane* plane = candidate.device_plane();
   for (const Lane* lane : {&reference, &candidate, baseline}) {
     if (lane == nullptr) continue;
     if (lane->device_plane() == nullptr || lane->device_plane() != plane) {
-      *why = lane->device_plane_off().empty() ? "the backend has no device plane" : lane->device_plane_off();
+      *why = lane->device_plane_off().empty() ? "the backend has no device plane"
+                                              : lane->device_plane_off();
       return nullptr;
     }
   }
-  auto calls = std::make_unique<CheckedCallsOnDevice>(task, shape, *plane, reference, candidate, baseline);
+  auto calls =
+      std::make_unique<CheckedCallsOnDevice>(task, shape, *plane, reference, candidate, baseline);
   if (!calls->allocate(why)) return nullptr;
   return calls;
 }

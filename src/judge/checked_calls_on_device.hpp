@@ -16,7 +16,8 @@
 namespace arena {
 
 // nullptr, with *why, where a lane's buffers are not the plane's or the plane has no room.
-std::unique_ptr<CheckedCalls> make_checked_calls_on_device(const Task& task, const Shape& shape, Lane& reference,
-                                                           Lane& candidate, Lane* baseline, std::string* why);
+std::unique_ptr<CheckedCalls> make_checked_calls_on_device(const Task& task, const Shape& shape,
+                                                           Lane& reference, Lane& candidate,
+                                                           Lane* baseline, std::string* why);
 
 }  // namespace arena

@@ -21,8 +21,8 @@ std::unique_ptr<std::byte[]> sparse_region(const BufferLayout& layout) {
 }
 }  // namespace
 
-std::vector<ByteMove> upload_guards(DevicePlane& plane, const DevicePlane::Buffer& image, const BufferLayout& layout,
-                                    uint64_t key) {
+std::vector<ByteMove> upload_guards(DevicePlane& plane, const DevicePlane::Buffer& image,
+                                    const BufferLayout& layout, uint64_t key) {
   std::unique_ptr<std::byte[]> region = sparse_region(layout);
   fill_guards(region.get(), layout, key);
   std::vector<ByteMove> zones = guard_zones(layout);
@@ -30,9 +30,10 @@ std::vector<ByteMove> upload_guards(DevicePlane& plane, const DevicePlane::Buffe
   return zones;
 }
 
-std::optional<GuardViolation> guard_violation_on_device(DevicePlane& plane, const DevicePlane::Buffer& got,
-                                                        const DevicePlane::Buffer& image, const BufferLayout& layout,
-                                                        uint64_t key) {
+std::optional<GuardViolation> guard_violation_on_device(DevicePlane& plane,
+                                                        const DevicePlane::Buffer& got,
+                                                        const DevicePlane::Buffer& image,
+                                                        const BufferLayout& layout, uint64_t key) {
   const std::vector<ByteMove> zones = guard_zones(layout);
   std::vector<std::pair<uint64_t, uint64_t>> ranges;
   for (const auto& z : zones) ranges.push_back({z.dest, z.bytes});

@@ -17,12 +17,13 @@ namespace arena {
 std::vector<ByteMove> guard_zones(const BufferLayout& layout);
 
 // Writes the guard bytes of `key` into every guard zone of `image`; returns guard_zones(layout).
-std::vector<ByteMove> upload_guards(DevicePlane& plane, const DevicePlane::Buffer& image, const BufferLayout& layout,
-                                    uint64_t key);
+std::vector<ByteMove> upload_guards(DevicePlane& plane, const DevicePlane::Buffer& image,
+                                    const BufferLayout& layout, uint64_t key);
 
 // Whether `got`'s guard zones still hold what `image`'s do (those of `key`), and where not.
-std::optional<GuardViolation> guard_violation_on_device(DevicePlane& plane, const DevicePlane::Buffer& got,
-                                                        const DevicePlane::Buffer& image, const BufferLayout& layout,
-                                                        uint64_t key);
+std::optional<GuardViolation> guard_violation_on_device(DevicePlane& plane,
+                                                        const DevicePlane::Buffer& got,
+                                                        const DevicePlane::Buffer& image,
+                                                        const BufferLayout& layout, uint64_t key);
 
 }  // namespace arena

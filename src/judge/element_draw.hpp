@@ -22,9 +22,9 @@ struct ElementDraw {
   uint64_t span = 1;  // integer: high - low + 1
   double offset = 0;  // uniform, normal: value = offset + scale * draw
   double scale = 1;
-  double low = 0;     // uniform, integer
+  double low = 0;  // uniform, integer
   double high = 1;
-  double mean = 0;    // normal
+  double mean = 0;  // normal
   double stddev = 1;
 };
 

@@ -9,7 +9,8 @@
 
 namespace arena {
 
-ARENA_HD inline bool within_tolerance(double got, double expected, double atol, double rtol, double* bound) {
+ARENA_HD inline bool within_tolerance(double got, double expected, double atol, double rtol,
+                                      double* bound) {
   *bound = atol + rtol * std::fabs(expected);
   if (std::isnan(expected)) return std::isnan(got);
   if (std::isinf(expected)) return got == expected;

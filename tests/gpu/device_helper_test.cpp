@@ -25,7 +25,8 @@ class DeviceHelper : public ::testing::Test {
  protected:
   void SetUp() override {
     auto info = run_process({std::string(ARENA_RUNNER_CUDA), "--info", "0"}, 60);
-    if (info.exit_code != 0) GTEST_SKIP() << "no GPU visible (" << info.output << "): device helper tests skipped";
+    if (info.exit_code != 0)
+      GTEST_SKIP() << "no GPU visible (" << info.output << "): device helper tests skipped";
   }
   static RunnerSpec helper() {
     RunnerSpec s;
@@ -38,11 +39,16 @@ class DeviceHelper : public ::testing::Test {
 
 int mantissa_bits(DType t) {
   switch (t) {
-    case DType::kFp32: return 23;
-    case DType::kFp16: return 10;
-    case DType::kBf16: return 7;
-    case DType::kFp8E4m3: return 3;
-    default: return 0;
+    case DType::kFp32:
+      return 23;
+    case DType::kFp16:
+      return 10;
+    case DType::kBf16:
+      return 7;
+    case DType::kFp8E4m3:
+      return 3;
+    default:
+      return 0;
   }
 }
 
@@ -51,7 +57,8 @@ TEST_F(DeviceHelper, InputsDrawnOnTheDeviceAreTheHostGenerators) {
   DevicePlane plane(helper());
   ASSERT_EQ(plane.unavailable(), "");
   int tensors = 0;
-  for (const auto& dir : std::filesystem::directory_iterator(std::string(ARENA_SOURCE_DIR) + "/tasks/cuda")) {
+  for (const auto& dir :
+       std::filesystem::directory_iterator(std::string(ARENA_SOURCE_DIR) + "/tasks/cuda")) {
     const Task task = load_task(dir.path());
     const Shape& shape = task.visible.at(0);
     for (size_t i = 0; i < task.tensors.size(); ++i) {
@@ -75,13 +82,16 @@ TEST_F(DeviceHelper, InputsDrawnOnTheDeviceAreTheHostGenerators) {
           size_t differ = 0;
           const size_t n = host.size() / dtype_size(spec.dtype);
           for (size_t k = 0; k < n; ++k) {
-            const double h = load_element(spec.dtype, host.data(), k), d = load_element(spec.dtype, device.data(), k);
+            const double h = load_element(spec.dtype, host.data(), k),
+                         d = load_element(spec.dtype, device.data(), k);
             if (h == d) continue;
             ++differ;
             const double ulp = std::ldexp(1.0, std::ilogb(h) - mantissa_bits(spec.dtype));
-            ASSERT_LE(std::fabs(h - d), ulp) << what << " element " << k << ": host " << h << ", device " << d;
+            ASSERT_LE(std::fabs(h - d), ulp)
+                << what << " element " << k << ": host " << h << ", device " << d;
           }
-          EXPECT_LE(differ * 1000, n) << what << ": " << differ << " of " << n << " differ by an ulp";
+          EXPECT_LE(differ * 1000, n)
+              << what << ": " << differ << " of " << n << " differ by an ulp";
         }
         ++tensors;
       }
@@ -106,14 +116,16 @@ TEST_F(DeviceHelper, TheToleranceCheckIsTheHostCheckers) {
       const double stored = load_element(dtype, expected.data(), i);
       const double bound = tol.atol + tol.rtol * std::fabs(stored);
       // Within or past the bound by a hair, either side; now and then a NaN or an infinity.
-      double g = stored + (random_unit(2, i) < 0.5 ? -1 : 1) * bound * (0.999 + 0.002 * random_unit(3, i));
+      double g =
+          stored + (random_unit(2, i) < 0.5 ? -1 : 1) * bound * (0.999 + 0.002 * random_unit(3, i));
       const uint64_t r = random_bits(4, i) % 1000;
       if (r == 0) g = std::numeric_limits<double>::quiet_NaN();
       if (r == 1) g = std::numeric_limits<double>::infinity();
       store_element(dtype, got.data(), i, g);
     }
     std::string why;
-    DevicePlane::Buffer a = plane.allocate(n * size, false, &why), b = plane.allocate(n * size, false, &why);
+    DevicePlane::Buffer a = plane.allocate(n * size, false, &why),
+                        b = plane.allocate(n * size, false, &why);
     ASSERT_NE(b.id, 0u) << why;
     plane.upload(a, 0, got.data(), got.size());
     plane.upload(b, 0, expected.data(), expected.size());
@@ -121,8 +133,8 @@ TEST_F(DeviceHelper, TheToleranceCheckIsTheHostCheckers) {
     TensorSpec spec;
     spec.name = "y";
     spec.dtype = dtype;
-    const OutputCheck host = check_output(spec, {static_cast<int64_t>(n)}, got.data(), expected.data(), tol,
-                                          make_poison(dtype, 0));
+    const OutputCheck host = check_output(spec, {static_cast<int64_t>(n)}, got.data(),
+                                          expected.data(), tol, make_poison(dtype, 0));
     EXPECT_EQ(device.elements, static_cast<uint64_t>(host.mismatches)) << dtype_name(dtype);
     EXPECT_GT(host.mismatches, static_cast<int64_t>(n / 10)) << "the data straddles the bound";
     EXPECT_LT(host.mismatches, static_cast<int64_t>(n)) << "the data straddles the bound";
