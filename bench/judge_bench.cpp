@@ -1,7 +1,7 @@
 // The judge's own cost on the host: making inputs and checking outputs, per element type, at a
 // size where it dominates a large shape's eval; and one call of a CPU runner at the smallest
 // shape (the request's round trip with the judge's reads of the runner's CPU times and threads
-// around it). Run: build/bench/judge_bench
+// around it); an upload to the device plane, the judge's side. Run: build/bench/judge_bench
 
 #include <benchmark/benchmark.h>
 
@@ -15,6 +15,7 @@
 #include "core/task.hpp"
 #include "core/task_loader.hpp"
 #include "judge/checker.hpp"
+#include "judge/device_plane.hpp"
 #include "judge/input_generator.hpp"
 #include "judge/lane.hpp"
 
@@ -95,6 +96,27 @@ void BM_RunnerCall(benchmark::State& state) {
   lane.quit(5);
 }
 
+// The judge's side of an upload to the device plane, through the 64 MiB staging region, against
+// the stand-in helper (tests/unit/fake_device_helper.cpp: its "device" copy is a memmove): what
+// the checked calls pay per byte of input drawn on the host, less the device's own copy.
+void BM_PlaneUpload(benchmark::State& state) {
+  setenv("FAKE_DEVICE_BYTES", std::to_string(state.range(0) + (1 << 20)).c_str(), 1);
+  RunnerSpec s;
+  s.binary = FAKE_DEVICE_HELPER;
+  s.library = "-";
+  s.extra_args = {"0"};
+  DevicePlane plane(s);
+  if (!plane.unavailable().empty()) {
+    state.SkipWithError(plane.unavailable().c_str());
+    return;
+  }
+  std::string why;
+  DevicePlane::Buffer b = plane.allocate(static_cast<uint64_t>(state.range(0)), false, &why);
+  std::vector<std::byte> data(static_cast<size_t>(state.range(0)), std::byte{7});
+  for (auto _ : state) plane.upload(b, 0, data.data(), data.size());
+  state.SetBytesProcessed(state.iterations() * state.range(0));
+}
+
 BENCHMARK(BM_RunnerCall)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_GenerateInputs, fp32, DType::kFp32)->Arg(1 << 24)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_GenerateInputs, bf16, DType::kBf16)->Arg(1 << 24)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -102,6 +124,8 @@ BENCHMARK_CAPTURE(BM_GenerateInputs, int32, DType::kInt32)->Arg(1 << 24)->Unit(b
 BENCHMARK_CAPTURE(BM_CheckOutput, fp32, DType::kFp32)->Arg(1 << 24)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_CheckOutput, bf16, DType::kBf16)->Arg(1 << 24)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_CheckOutput, int32, DType::kInt32)->Arg(1 << 24)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+BENCHMARK(BM_PlaneUpload)->Arg(256 << 20)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 }  // namespace arena

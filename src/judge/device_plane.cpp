@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/error.hpp"
+#include "core/parallel.hpp"
 
 namespace arena {
 namespace {
@@ -74,7 +75,7 @@ void DevicePlane::release(Buffer& b) {
 void DevicePlane::upload(const Buffer& dst, uint64_t offset, const void* src, uint64_t bytes) {
   for (uint64_t done = 0; done < bytes;) {
     const uint64_t piece = std::min(kStagingBytes, bytes - done);
-    std::memcpy(staging_, static_cast<const std::byte*>(src) + done, piece);
+    parallel_copy(staging_, static_cast<const std::byte*>(src) + done, piece);
     protocol::Request q;
     q.op = protocol::Op::kDevCopy;
     q.args[0] = dst.id;
@@ -119,7 +120,7 @@ void DevicePlane::download(const Buffer& src, uint64_t offset, void* dst, uint64
     q.args[3] = offset + done;
     q.args[4] = piece;
     ask(q, "download");
-    std::memcpy(static_cast<std::byte*>(dst) + done, staging_, piece);
+    parallel_copy(static_cast<std::byte*>(dst) + done, staging_, piece);
     done += piece;
   }
 }

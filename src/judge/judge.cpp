@@ -199,8 +199,9 @@ class Judge {
     }
     Lane* baseline = baseline_ && baseline_error.empty() ? baseline_.get() : nullptr;
     std::string why_host;
+    // The baseline takes part in the checked calls on held-out shapes only.
     std::unique_ptr<CheckedCalls> checked =
-        make_checked_calls(task_, shape, *reference_, *candidate_, baseline, &why_host);
+        make_checked_calls(task_, shape, *reference_, *candidate_, heldout ? baseline : nullptr, &why_host);
     sv.checked_on_device = std::string(checked->where()) == "device";
     sv.checked_on_host_because = why_host;
 
