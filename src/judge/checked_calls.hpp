@@ -57,7 +57,8 @@ class CheckedCalls {
   virtual const HostBuffer& host_expected(size_t i) = 0;
   virtual const HostBuffer& host_verified(size_t i) = 0;
   // The timing loop's tensors on the device from the current inputs and verified outputs
-  // (judge/timed_data_on_device.hpp); nullptr, with *why, where they cannot be.
+  // (judge/timed_data_on_device.hpp); nullptr, with *why, where they cannot be. After it
+  // succeeded, host_inputs() and host_verified() may no longer be asked (host_expected() may).
   virtual std::unique_ptr<TimedDataOnDevice> timed_data_on_device(Lane& candidate, Lane* baseline,
                                                                   std::string* why) = 0;
 

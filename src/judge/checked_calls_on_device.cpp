@@ -151,6 +151,7 @@ class CheckedCallsOnDevice final : public CheckedCalls {
   }
 
   const std::vector<HostBuffer>& host_inputs() override {
+    if (inputs_.empty() && handed_over_) throw InternalError("checked calls: the inputs were handed to the timing loop");
     if (inputs_.empty())
       for (size_t i = 0; i < task_.tensors.size(); ++i)
         if (task_.tensors[i].role == Role::kInput) inputs_.push_back(download(pristine_, i));
@@ -163,13 +164,23 @@ class CheckedCallsOnDevice final : public CheckedCalls {
   }
 
   const HostBuffer& host_verified(size_t i) override {
+    if (verified_.at(i).empty() && handed_over_)
+      throw InternalError("checked calls: the verified outputs were handed to the timing loop");
     if (verified_.at(i).empty()) verified_[i] = download(calls_[0], i);
     return verified_[i];
   }
 
+  // On success the timing loop holds its own images: the copies only the checked calls needed
+  // are freed (the device's memory goes to the timed buffers), and the current inputs and
+  // verified outputs can no longer be fetched to the host.
   std::unique_ptr<TimedDataOnDevice> timed_data_on_device(Lane& candidate, Lane* baseline,
                                                           std::string* why) override {
-    return TimedDataOnDevice::make(task_, shape_, candidate, baseline, pristine_, calls_[0], why);
+    auto timed = TimedDataOnDevice::make(task_, shape_, candidate, baseline, pristine_, calls_[0], why);
+    if (timed) {
+      for (DevicePlane::Buffer* b : {&pristine_, &calls_[0], &calls_[1]}) plane_.release(*b);
+      handed_over_ = true;
+    }
+    return timed;
   }
 
   const char* where() const override { return "device"; }
@@ -201,6 +212,7 @@ class CheckedCallsOnDevice final : public CheckedCalls {
   DevicePlane::Buffer pristine_;              // the inputs; the guard bytes of the last call
   std::array<DevicePlane::Buffer, 2> calls_;  // the candidate's buffer after its calls 0 and 1
   uint64_t guard_key_ = 0;
+  bool handed_over_ = false;  // timed_data_on_device() took the images
   const bool draw_on_device_ = [] {
     const char* env = std::getenv("ARENA_DEVICE_INPUTS");
     return env != nullptr && std::string(env) == "1";

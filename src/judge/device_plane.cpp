@@ -214,6 +214,8 @@ DevicePlane::OutOfTolerance DevicePlane::check(const Buffer& got, uint64_t got_o
 
 void DevicePlane::generate(const Buffer& dst, uint64_t offset, uint64_t elements, DType dtype,
                            const ElementDraw& draw) {
+  if (draw.kind > ElementDraw::Kind::kInteger || draw.span == 0)
+    throw InternalError("draw inputs on the device: not a draw the helper makes");  // it would exit
   write_element_draw(reinterpret_cast<uint64_t*>(staging_), static_cast<uint64_t>(dtype), draw);
   protocol::Request q;
   q.op = protocol::Op::kDevGenerate;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/parallel.hpp"
 #include "judge/element_draw.hpp"
 #include "judge/random.hpp"
@@ -102,6 +103,10 @@ std::optional<ElementDraw> elementwise_draw(const Task& task, const Shape& shape
       e.kind = ElementDraw::Kind::kNormal;
       return e;
     case Distribution::Kind::kInteger:
+      if (!(t.high >= t.low))
+        throw InputError("task " + task.id + ": input '" + task.tensors[tensor].name + "' draws integers from " +
+                         std::to_string(t.low) + " to " + std::to_string(t.high) + " at " + shape.label() +
+                         ": its distribution's low exceeds its high there; fix low/high in task.yaml");
       e.kind = ElementDraw::Kind::kInteger;
       e.span = static_cast<uint64_t>(t.high - t.low + 1);
       return e;

@@ -321,7 +321,8 @@ class Judge {
     std::string host_path_reason;
     std::unique_ptr<TimedDataOnDevice> on_device = checked.timed_data_on_device(*candidate_, base, &host_path_reason);
     // The host path needs them on the host (downloaded where the checked calls left them on the device).
-    const std::vector<HostBuffer>& inputs = checked.host_inputs();
+    static const std::vector<HostBuffer> kNone;
+    const std::vector<HostBuffer>& inputs = on_device ? kNone : checked.host_inputs();
     std::vector<HostBuffer> verified(task_.tensors.size());
     if (!on_device)
       for (size_t i = 0; i < task_.tensors.size(); ++i)

@@ -115,10 +115,14 @@ int main(int argc, char** argv) {
       }
       case Op::kDevCheck: {
         const auto* params = reinterpret_cast<const uint64_t*>(at(0, a[5], 24));
+        if (params[0] > static_cast<uint64_t>(arena::DType::kUint8) || a[0] == 0 || a[2] == 0)
+          arena::runner::fail("check: bad request", arena::protocol::kExitSetup);
         const auto dtype = static_cast<arena::DType>(params[0]);
         const uint64_t size = arena::dtype_bits::size(dtype);
         const unsigned char* got = at(a[0], a[1], a[4] * size);
         const unsigned char* expected = at(a[2], a[3], a[4] * size);
+        if (reinterpret_cast<uintptr_t>(got) % size != 0 || reinterpret_cast<uintptr_t>(expected) % size != 0)
+          arena::runner::fail("check: misaligned", arena::protocol::kExitSetup);
         double atol = 0, rtol = 0, bound = 0;
         std::memcpy(&atol, &params[1], 8);
         std::memcpy(&rtol, &params[2], 8);
@@ -135,8 +139,14 @@ int main(int argc, char** argv) {
         uint64_t dtype_code = 0;
         const arena::ElementDraw d = arena::read_element_draw(
             reinterpret_cast<const uint64_t*>(at(0, a[3], 8 * arena::kElementDrawWords)), &dtype_code);
+        // As strict as the real helper: a request it refuses fails here too.
+        if (dtype_code > static_cast<uint64_t>(arena::DType::kUint8) || d.kind > arena::ElementDraw::Kind::kInteger ||
+            d.span == 0 || a[0] == 0)
+          arena::runner::fail("generate: bad request", arena::protocol::kExitSetup);
         const auto dtype = static_cast<arena::DType>(dtype_code);
         unsigned char* p = at(a[0], a[1], a[2] * arena::dtype_bits::size(dtype));
+        if (reinterpret_cast<uintptr_t>(p) % arena::dtype_bits::size(dtype) != 0)
+          arena::runner::fail("generate: misaligned", arena::protocol::kExitSetup);
         for (uint64_t i = 0; i < a[2]; ++i) arena::dtype_bits::store(dtype, p, i, arena::draw_element(d, i));
         break;
       }

@@ -107,6 +107,13 @@ int print_info(int device) {
 
 }  // namespace
 
+// Page-locks the shared region for the copies; false (the error cleared) where it cannot.
+static bool pin(void* region, size_t bytes) {
+  if (cudaHostRegister(region, bytes, cudaHostRegisterDefault) == cudaSuccess) return true;
+  cudaGetLastError();
+  return false;
+}
+
 int main(int argc, char** argv) {
   if (argc >= 2 && std::strcmp(argv[1], "--info") == 0) return print_info(argc >= 3 ? std::atoi(argv[2]) : 0);
   // --no-hold (the sanitizer run): the stream is not held during a call. Under compute-sanitizer
@@ -213,7 +220,7 @@ int main(int argc, char** argv) {
         return 0;
       case arena::protocol::Op::kMap: {
         if (region != nullptr) {
-          if (pinned) cudaHostUnregister(region);
+          if (pinned && cudaHostUnregister(region) != cudaSuccess) cudaGetLastError();
           munmap(region, region_bytes);
         }
         pinned = false;
@@ -226,6 +233,9 @@ int main(int argc, char** argv) {
         region = mmap(nullptr, q.region_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, region_fd, 0);
         if (region == MAP_FAILED) fail(std::string("mmap: ") + std::strerror(errno), arena::protocol::kExitSetup);
         region_bytes = q.region_bytes;
+        // Pinned, the copies run at full PCIe/NVLink speed (without, they still work): the
+        // runner's own device buffers at once, as every call of theirs transfers.
+        if ((q.call_flags & arena::protocol::kMapDeviceShared) == 0) pinned = pin(region, region_bytes);
         if ((q.call_flags & arena::protocol::kMapDeviceShared) != 0) {
           // The device helper's buffer: mapped here, owned there.
           if (fd < 0 || q.args[0] < region_bytes) fail("kMap: no device buffer came with the request", arena::protocol::kExitSetup);
@@ -245,12 +255,9 @@ int main(int argc, char** argv) {
       case arena::protocol::Op::kDownload: {
         bool up = q.op == arena::protocol::Op::kUpload;
         if (region == nullptr) fail("transfer before map", arena::protocol::kExitSetup);
-        // Pinned at the first transfer, the copies run at full PCIe/NVLink speed (without, they
-        // still work). Lanes whose tensors stay on the device plane never transfer: no pinning.
-        if (!pinned) {
-          if (cudaHostRegister(region, region_bytes, cudaHostRegisterDefault) != cudaSuccess) cudaGetLastError();
-          pinned = true;
-        }
+        // A region on the device plane is pinned at its first transfer, which its lane may never
+        // make (only where the judge falls back to its host path).
+        if (!pinned) pinned = pin(region, region_bytes);
         auto copy = [&](uint64_t offset, uint64_t bytes) {
           char* host = static_cast<char*>(region) + offset;
           char* dev = static_cast<char*>(device_region) + offset;
