@@ -88,7 +88,7 @@ class CheckedCallsOnHost final : public CheckedCalls {
     return TimedDataOnDevice::make(task_, shape_, candidate, baseline, inputs_, verified_, why);
   }
 
-  const char* where() const override { return "host"; }
+  bool on_device() const override { return false; }
 
  private:
   const Task& task_;

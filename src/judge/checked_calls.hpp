@@ -62,8 +62,8 @@ class CheckedCalls {
   virtual std::unique_ptr<TimedDataOnDevice> timed_data_on_device(Lane& candidate, Lane* baseline,
                                                                   std::string* why) = 0;
 
-  // "device" or "host".
-  virtual const char* where() const = 0;
+  // Whether the tensors live and are checked on the device plane.
+  virtual bool on_device() const = 0;
 };
 
 // The checked calls of `shape` for lanes prepared at it (`baseline` may be null): on the device

@@ -183,7 +183,7 @@ class CheckedCallsOnDevice final : public CheckedCalls {
     return timed;
   }
 
-  const char* where() const override { return "device"; }
+  bool on_device() const override { return true; }
 
  private:
   const BufferLayout::Slot& slot(size_t i) const { return layout_.slots.at(i); }

@@ -202,7 +202,7 @@ class Judge {
     // The baseline takes part in the checked calls on held-out shapes only.
     std::unique_ptr<CheckedCalls> checked =
         make_checked_calls(task_, shape, *reference_, *candidate_, heldout ? baseline : nullptr, &why_host);
-    sv.checked_on_device = std::string(checked->where()) == "device";
+    sv.checked_on_device = checked->on_device();
     sv.checked_on_host_because = why_host;
 
     for (int s = 0; s < std::max(2, options_.seeds_per_shape); ++s) {
