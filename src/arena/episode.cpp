@@ -32,8 +32,11 @@ std::string final_source(EpisodeResult& r, const std::vector<RoundRecord>& round
 }
 
 void judge_final(EpisodeResult& r, const Task& task, const std::string& source,
-                 const std::string& name, const EpisodePaths& paths, const EpisodeSetup& s) {
+                 const std::string& name, const EpisodePaths& paths, const EpisodeSetup& s,
+                 RunnerPool& runners) {
   JudgeOptions jo;
+  jo.runners = &runners;  // the last round left them started
+  jo.start_next_runners = false;
   jo.seed = secret_seed();  // fresh, never seen by the agent; recorded once the judging is done
   jo.shapes = select_shapes(task, "all", jo.seed);
   jo.stopping.max_seconds = s.config->max_time_s;
@@ -153,7 +156,7 @@ std::optional<EpisodeResult> run_episode(const Task& task, int repeat, const Epi
       r.infra_error = out.infra_error;
     } else {
       std::string source = final_source(r, records, paths, solution_file);
-      judge_final(r, task, source, solution_file, paths, s);
+      judge_final(r, task, source, solution_file, paths, s, rounds.runners());
     }
   } catch (const std::exception& e) {
     r.outcome = "infra_error";

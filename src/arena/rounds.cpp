@@ -86,6 +86,7 @@ tool::Reply Rounds::eval(const std::string& file, const std::string& source) {
     jo.seed = secret_seed();
     jo.shapes = select_shapes(*setup_.task, "visible", jo.seed);
     jo.stopping.max_seconds = setup_.max_time_s;
+    jo.runners = &runners_;
     v = judge_solution(*setup_.task, *setup_.backend, file, source, jo);
   } catch (const std::exception& e) {
     return not_counted(snapshot, "judge", e);

@@ -21,6 +21,7 @@
 #include "arena/trajectory.hpp"
 #include "core/task.hpp"
 #include "judge/backend.hpp"
+#include "judge/runner_pool.hpp"
 
 namespace arena {
 
@@ -49,6 +50,9 @@ class Rounds {
   // After the agent is gone.
   std::vector<RoundRecord> records() const;
   int refused() const;
+  // The episode's runners started ahead of need: every round's judge takes its runners from it
+  // and has the next round's started; the final judging may take them too.
+  RunnerPool& runners() { return runners_; }
 
  private:
   std::string status_line() const;  // with the mutex held
@@ -60,6 +64,7 @@ class Rounds {
   const RoundRecord& record(RoundRecord r, const std::string& body);
 
   RoundsSetup setup_;
+  RunnerPool runners_;
   mutable std::mutex mutex_;
   RoundBudget budget_;
   std::vector<RoundRecord> records_;

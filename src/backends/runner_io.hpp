@@ -4,6 +4,7 @@
 #pragma once
 
 #include <dlfcn.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -65,6 +66,32 @@ inline bool receive(protocol::Request& q, int* fd = nullptr) {
 // A reply with a file descriptor attached (SCM_RIGHTS): the device helper's exported buffers.
 inline void send_reply_with_fd(const protocol::Reply& r, int fd) {
   if (!send_with_fd(g_socket, &r, sizeof r, fd)) _exit(protocol::kExitSetup);
+}
+
+// What kLoad asked for: the library, and the address-space limit to set before loading it.
+struct LoadRequest {
+  std::string library;
+  uint64_t address_space_bytes = 0;
+};
+
+// Waits for the judge's kLoad, which must be the runner's first request; false when the judge
+// closed the socket first (a runner started ahead of need and never used).
+inline bool receive_load(LoadRequest& out) {
+  protocol::Request q;
+  if (!receive(q)) return false;
+  if (q.op != protocol::Op::kLoad) fail("the first request must be kLoad", protocol::kExitSetup);
+  size_t n = strnlen(q.library, sizeof q.library);
+  if (n == 0 || n == sizeof q.library) fail("kLoad: no library path, or one without its end", protocol::kExitSetup);
+  out.library.assign(q.library, n);
+  out.address_space_bytes = q.args[0];
+  return true;
+}
+
+// The address-space limit kLoad asked for (0: none), before any solution code is loaded.
+inline void limit_address_space(uint64_t bytes) {
+  if (bytes == 0) return;
+  rlimit lim{static_cast<rlim_t>(bytes), static_cast<rlim_t>(bytes)};
+  if (setrlimit(RLIMIT_AS, &lim) != 0) fail("cannot set the address-space limit", protocol::kExitSetup);
 }
 
 // Loads the solution and its arena_invoke, or fails the start.

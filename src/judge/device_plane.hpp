@@ -29,6 +29,9 @@ class DevicePlane {
 
   // "" once the helper is up, else why it is not (then nothing else may be called).
   const std::string& unavailable();
+  // Whether the helper's process has ended, without waiting (for a plane started ahead of need
+  // that nobody used yet: judge/runner_pool.hpp).
+  bool helper_exited() { return client_.exited(); }
 
   struct Buffer {
     uint64_t id = 0;     // 0: none

@@ -19,6 +19,7 @@
 #include "judge/random.hpp"
 #include "judge/reordering.hpp"
 #include "judge/runner_offset.hpp"
+#include "judge/runner_pool.hpp"
 #include "judge/sanitizer_run.hpp"
 #include "judge/timed_data_on_device.hpp"
 #include "judge/timer_check.hpp"
@@ -75,6 +76,8 @@ class Judge {
 
   void run(const std::string& source) {
     v_.warnings = scan_source(source, backend_.name());
+    // The runners and the device helper come up while the solution compiles; they load it after.
+    if (!options_.compile_only) start_ahead();
     double t0 = now_seconds();
     progress("compiling the solution");
     CompileResult c = backend_.compile(task_, source, task_.libraries);
@@ -92,11 +95,7 @@ class Judge {
     std::filesystem::path reference =
         compile_task_file(task_, backend_, task_.reference, "reference", task_.all_libraries());
     std::filesystem::path baseline;
-    // The baseline also runs where it is not timed: on held-out shapes its correctness makes the
-    // candidate's quadrant (regression, improvement, ...).
-    bool heldout = false;
-    for (const auto& js : options_.shapes) heldout = heldout || js.set == "heldout";
-    if (options_.timing || heldout)
+    if (needs_baseline())
       baseline =
           options_.baseline.empty()
               ? compile_task_file(task_, backend_, task_.baseline, "baseline", task_.libraries)
@@ -109,21 +108,19 @@ class Judge {
       max_region = std::max(max_region, region_bytes(task_, js.shape));
     reference_ = std::make_unique<Lane>(backend_, task_, reference, max_region);
     candidate_ = std::make_unique<Lane>(backend_, task_, c.library, max_region);
-    if (options_.timing || heldout)
-      baseline_ = std::make_unique<Lane>(backend_, task_, baseline, max_region);
+    if (needs_baseline()) baseline_ = std::make_unique<Lane>(backend_, task_, baseline, max_region);
     // Where the backend has a device helper, every lane's device buffers are the helper's: the
     // checked calls and the timed ones lay out and check their tensors there
     // (judge/checked_calls.hpp, judge/timed_data_on_device.hpp).
-    if (auto helper = backend_.device_helper()) {
-      plane_ = std::make_unique<DevicePlane>(*helper);
-      reference_->use_device_plane(plane_.get());
-      candidate_->use_device_plane(plane_.get());
-      if (baseline_) baseline_->use_device_plane(plane_.get());
+    if (auto helper = backend_.device_helper()) plane_ = pool().take_plane(*helper);
+    for (Lane* lane : {reference_.get(), candidate_.get(), baseline_.get()}) {
+      if (lane == nullptr) continue;
+      lane->use_runner_pool(&pool());
+      if (plane_) lane->use_device_plane(plane_.get());
+      // Each loads its library now, in a runner that was started ahead of need where one
+      // waits; each lane waits for its own when first used.
+      lane->start();
     }
-    // All runners come up side by side; each lane waits for its own when first used.
-    reference_->start();
-    candidate_->start();
-    if (baseline_) baseline_->start();
 
     for (size_t i = 0; i < options_.shapes.size(); ++i) {
       progress("shape " + std::to_string(i + 1) + "/" + std::to_string(options_.shapes.size()) +
@@ -141,11 +138,31 @@ class Judge {
                                    10 * timeout() + 60, options_.progress);
       v_.seconds["sanitizer"] = now_seconds() - ts;
     }
+    // A pool that outlives this eval (the rounds of an episode): the next eval's runners come
+    // up while the agent works on its next version.
+    if (options_.runners != nullptr && options_.start_next_runners) start_ahead();
   }
 
  private:
   void progress(const std::string& line) const {
     if (options_.progress) options_.progress(line);
+  }
+
+  // The baseline also runs where it is not timed: on held-out shapes its correctness makes the
+  // candidate's quadrant (regression, improvement, ...).
+  bool needs_baseline() const {
+    bool heldout = false;
+    for (const auto& js : options_.shapes) heldout = heldout || js.set == "heldout";
+    return options_.timing || heldout;
+  }
+
+  RunnerPool& pool() { return options_.runners != nullptr ? *options_.runners : own_runners_; }
+
+  // Has the pool start what this eval's lanes will take: a runner per lane, and the device
+  // helper where the backend has one.
+  void start_ahead() {
+    if (auto helper = backend_.device_helper()) pool().fill_plane(*helper);
+    pool().fill(lane_runner_spec(backend_, {}, 0), needs_baseline() ? 3 : 2);
   }
 
   double timeout() const {
@@ -636,6 +653,7 @@ class Judge {
   const Backend& backend_;
   const JudgeOptions& options_;
   Verdict& v_;
+  RunnerPool own_runners_;  // where options_.runners is null; first: it outlives its lanes
   std::unique_ptr<DevicePlane> plane_;  // before the lanes: they map its buffers
   std::unique_ptr<Lane> reference_;
   std::unique_ptr<Lane> candidate_;

@@ -15,6 +15,8 @@
 
 namespace arena {
 
+class RunnerPool;
+
 struct JudgedShape {
   Shape shape;
   std::string set;       // "visible" | "heldout" | "custom" (--shape)
@@ -42,6 +44,12 @@ struct JudgeOptions {
   std::filesystem::path baseline;
   std::vector<std::string> baseline_libraries;
   std::function<void(const std::string&)> progress;  // one line per step, for long evals
+  // Runners started ahead of need (judge/runner_pool.hpp) that outlive this eval: the judge
+  // takes its lanes' runners and device helper from it and, when done, has it start the next
+  // eval's. Null: the judge starts its own at its start, beside the compile.
+  RunnerPool* runners = nullptr;
+  // With `runners`: whether to have it start the next eval's when done (not after the last).
+  bool start_next_runners = true;
 };
 
 // Throws InputError when the task's own reference or baseline does not compile.

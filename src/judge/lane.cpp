@@ -32,11 +32,22 @@ Lane::~Lane() {
   if (device_buffer_.fd >= 0) close(device_buffer_.fd);
 }
 
+RunnerSpec lane_runner_spec(const Backend& backend, const std::filesystem::path& library, int64_t max_region_bytes) {
+  RunnerSpec spec = backend.runner(library, max_region_bytes);
+  spec.thread_cpu_times = backend.times_on_host_clock();  // the timer check's figures
+  return spec;
+}
+
 void Lane::start() {
   if (!runner_ || !runner_->alive()) {
-    RunnerSpec spec = spec_ ? *spec_ : backend_.runner(library_, max_region_bytes_);
-    spec.thread_cpu_times = backend_.times_on_host_clock();  // the timer check's figures
-    runner_ = std::make_unique<RunnerClient>(spec);
+    if (spec_) {
+      RunnerSpec spec = *spec_;
+      spec.thread_cpu_times = backend_.times_on_host_clock();
+      runner_ = std::make_unique<RunnerClient>(spec);
+    } else {
+      RunnerSpec spec = lane_runner_spec(backend_, library_, max_region_bytes_);
+      runner_ = pool_ != nullptr ? pool_->take(spec) : std::make_unique<RunnerClient>(spec);
+    }
     counted_start_ = false;
   }
 }
@@ -49,7 +60,7 @@ std::string Lane::prepare(const Shape& shape) {
   start();
   bool ready = runner_->wait_ready();
   if (!counted_start_) {
-    runner_start_seconds_ += runner_->start_seconds();
+    runner_start_seconds_ += runner_->waited_seconds();
     counted_start_ = true;
   }
   if (!ready) return runner_->start_error();

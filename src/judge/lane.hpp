@@ -18,11 +18,15 @@
 #include "judge/input_generator.hpp"
 #include "judge/poison.hpp"
 #include "judge/runner_client.hpp"
+#include "judge/runner_pool.hpp"
 
 namespace arena {
 
 // The bytes of the shared region that holds every tensor of `shape`, guards included.
 int64_t region_bytes(const Task& task, const Shape& shape);
+
+// The spec of a lane's plain runner for `library` (the one a RunnerPool is filled with).
+RunnerSpec lane_runner_spec(const Backend& backend, const std::filesystem::path& library, int64_t max_region_bytes);
 
 class Lane {
  public:
@@ -34,6 +38,8 @@ class Lane {
 
   // Starts runners from `spec` instead of the backend's plain one (the sanitizer wraps it).
   void use_runner_spec(RunnerSpec spec) { spec_ = std::move(spec); }
+  // Takes its plain runners from `pool` (started ahead of need) instead of starting them.
+  void use_runner_pool(RunnerPool* pool) { pool_ = pool; }
   // The runner's device buffers come from `plane` (the judge's, judge/device_plane.hpp) from
   // the next prepare() on, where the plane is available; the lane's own otherwise.
   void use_device_plane(DevicePlane* plane) { plane_ = plane; }
@@ -88,6 +94,7 @@ class Lane {
   const Poison& poison(size_t i) const { return poisons_[i]; }
   const std::vector<std::vector<int64_t>>& dims() const { return dims_; }
 
+  // How long prepare() waited for runners to be ready (their start that was not ahead of need).
   double runner_start_seconds() const { return runner_start_seconds_; }
 
   const BufferLayout& layout() const { return layout_; }
@@ -103,6 +110,7 @@ class Lane {
   std::filesystem::path library_;
   int64_t max_region_bytes_;
   std::optional<RunnerSpec> spec_;
+  RunnerPool* pool_ = nullptr;
   std::unique_ptr<RunnerClient> runner_;
   BufferLayout layout_;
   std::vector<std::vector<int64_t>> dims_;

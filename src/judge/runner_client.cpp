@@ -86,11 +86,9 @@ RunnerClient::RunnerClient(const RunnerSpec& spec, double start_timeout_s) {
   if (region_fd_ < 0 || log_fd_ < 0) sys_fail("memfd_create");
 
   std::string binary = spec.binary.string();
-  std::string library = spec.library.string();
   std::string flush = std::to_string(spec.flush_bytes);
   std::string sock_arg = std::to_string(kChildSocketFd);
   std::string region_arg = std::to_string(kChildRegionFd);
-  std::string address_space = std::to_string(spec.address_space_bytes);
   std::vector<std::string> extra = spec.extra_args;
   std::vector<std::string> wrapper = spec.wrapper;
   sandbox_.why_off = sandbox_off_reason(spec);
@@ -122,9 +120,7 @@ RunnerClient::RunnerClient(const RunnerSpec& spec, double start_timeout_s) {
     setenv("OMP_WAIT_POLICY", "passive", 0);
     std::vector<char*> args;
     for (auto& a : wrapper) args.push_back(a.data());
-    for (char* a : {binary.data(), library.data(), sock_arg.data(), region_arg.data(), flush.data(),
-                    address_space.data()})
-      args.push_back(a);
+    for (char* a : {binary.data(), sock_arg.data(), region_arg.data(), flush.data()}) args.push_back(a);
     for (auto& a : extra) args.push_back(a.data());
     args.push_back(nullptr);
     execv(args[0], args.data());
@@ -138,14 +134,48 @@ RunnerClient::RunnerClient(const RunnerSpec& spec, double start_timeout_s) {
   pid_ = pid;
   has_cpu_clock_ = clock_getcpuclockid(pid_, &cpu_clock_) == 0;
   spawned_at_ = start;
+  ready_clock_from_ = start;
   start_timeout_s_ = spec.start_timeout_s > 0 ? spec.start_timeout_s : start_timeout_s;
   thread_cpu_times_ = spec.thread_cpu_times;
+  if (!spec.library.empty()) load(spec.library, spec.address_space_bytes);
+}
+
+void RunnerClient::load(const std::filesystem::path& library, int64_t address_space_bytes) {
+  if (load_sent_) throw InternalError("a runner loads one library in its life; it was asked for a second");
+  const std::string path = library.string();
+  if (path.empty() || path.size() >= static_cast<size_t>(protocol::kMaxPath))
+    throw InputError("the library path '" + path + "' is empty or longer than " +
+                     std::to_string(protocol::kMaxPath - 1) + " bytes; use a shorter ARENA_CACHE_DIR");
+  protocol::Request q;
+  q.op = protocol::Op::kLoad;
+  q.args[0] = static_cast<uint64_t>(std::max<int64_t>(0, address_space_bytes));
+  std::memcpy(q.library, path.data(), path.size());
+  load_sent_ = true;
+  // The start limit counts from here: a runner started ahead of need has had its time already.
+  ready_clock_from_ = now_seconds();
+  // A runner that died meanwhile cannot take it: wait_ready() finds out and says how it ended.
+  (void)send_request(q);
+}
+
+bool RunnerClient::exited() {
+  if (pid_ <= 0) return true;
+  int status = 0;
+  pid_t r = waitpid(pid_, &status, WNOHANG);
+  if (r == 0) return false;
+  if (r == pid_ && WIFEXITED(status)) exit_code_ = WEXITSTATUS(status);
+  if (r == pid_ || (r < 0 && errno == ECHILD)) {
+    kill(-pid_, SIGKILL);
+    pid_ = -1;
+    return true;
+  }
+  return false;
 }
 
 bool RunnerClient::wait_ready() {
   if (ready_checked_) return start_error_.empty();
   ready_checked_ = true;
-  double left = start_timeout_s_ - (now_seconds() - spawned_at_);
+  const double waiting_since = now_seconds();
+  double left = start_timeout_s_ - (waiting_since - ready_clock_from_);
   pollfd p{socket_, POLLIN, 0};
   int rc = poll(&p, 1, static_cast<int>(std::max(0.0, left) * 1000));
   protocol::Reply hello;
@@ -174,6 +204,7 @@ bool RunnerClient::wait_ready() {
     }
   }
   start_seconds_ = now_seconds() - spawned_at_;
+  waited_seconds_ = now_seconds() - waiting_since;
   return start_error_.empty();
 }
 

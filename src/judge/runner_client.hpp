@@ -20,9 +20,12 @@ namespace arena {
 
 struct RunnerSpec {
   std::filesystem::path binary;   // the backend's runner executable
-  std::filesystem::path library;  // the compiled solution
+  // The compiled solution, which the runner loads (protocol::Op::kLoad) as soon as it is up.
+  // Empty: the runner waits unloaded until RunnerClient::load() (started ahead of need,
+  // judge/runner_pool.hpp); the device helper, which loads nothing, is started so too.
+  std::filesystem::path library;
   size_t flush_bytes = 0;         // size of the cache-eviction buffer
-  int64_t address_space_bytes = 0;  // RLIMIT_AS for the runner; 0 = none
+  int64_t address_space_bytes = 0;  // RLIMIT_AS for the runner, set before it loads; 0 = none
   std::vector<std::string> extra_args;  // appended to the runner's command line
   // An argv prefix: a tool (compute-sanitizer) that starts the runner as its child, which
   // inherits the descriptors the runner is given on its command line. wrapper[0] is a path.
@@ -74,17 +77,27 @@ class RunnerClient {
   RunnerClient(const RunnerClient&) = delete;
   RunnerClient& operator=(const RunnerClient&) = delete;
 
+  // Has a runner started without a library load `library` (protocol::Op::kLoad), with the
+  // address-space limit `address_space_bytes` (0 = none) set first. Does not wait: wait_ready()
+  // does. A runner loads one library in its life; a second load() throws InternalError.
+  void load(const std::filesystem::path& library, int64_t address_space_bytes);
   // Waits until the runner has loaded the library; false, with `start_error()` saying why, when
   // it could not (a library that fails to load is reported, not thrown). Later calls return at once.
   bool wait_ready();
   bool alive() const { return pid_ > 0; }
+  // Whether the process has ended (reaped here if so), without waiting: for runners that wait
+  // unused (judge/runner_pool.hpp). Not for a runner in a request: died() explains those.
+  bool exited();
   const std::string& start_error() const { return start_error_; }
   // How the start failed (kCrash, kTimeout, kSandboxViolation: a static constructor of the
   // solution made a denied call); kOk when it did not.
   CallOutcome::Kind start_failure_kind() const { return start_failure_kind_; }
   // Known once wait_ready() returned true.
   const SandboxState& sandbox() const { return sandbox_; }
+  // From spawning until ready (a runner started ahead of need counts its idle wait too).
   double start_seconds() const { return start_seconds_; }
+  // How long wait_ready() blocked the judge: the part of the start that was on its path.
+  double waited_seconds() const { return waited_seconds_; }
 
   // Resizes the shared region to `bytes`; returns the judge's mapping of it. With `device_fd`
   // (a device buffer of `device_bytes` from the judge's device helper, judge/device_plane.hpp),
@@ -149,6 +162,9 @@ class RunnerClient {
   std::string start_error_;
   double start_seconds_ = 0;  // from spawning until ready
   double spawned_at_ = 0;
+  double ready_clock_from_ = 0;  // the start limit counts from here: spawn, or the load request
+  double waited_seconds_ = 0;
+  bool load_sent_ = false;
   double start_timeout_s_ = 30;
   bool ready_checked_ = false;
   CallOutcome::Kind start_failure_kind_ = CallOutcome::Kind::kOk;

@@ -3,6 +3,12 @@
 // Transport: a SOCK_SEQPACKET socket pair, one fixed-size message per packet. The buffers live in
 // a memfd shared with the runner; requests carry offsets into it, never pointers. The runner holds
 // no reference outputs and no seeds: it only ever sees the inputs and outputs of one call.
+//
+// A runner starts without a solution: it brings its device context up, then waits for kLoad,
+// which names the one library it will ever hold. So runners can be started ahead of need
+// (judge/runner_pool.hpp) while the solution still compiles. Its first reply answers kLoad: the
+// ready reply (Reply::message says whether the sandbox is on) or the error that failed the load.
+// The device helper takes no kLoad: it replies ready once its context is up.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +20,8 @@ constexpr int kMaxPointers = 32;
 constexpr int kMaxScalars = 32;
 // kUpload/kDownload of parts of the region: at most this many [offset, offset + bytes) ranges.
 constexpr int kMaxRanges = 2 * kMaxPointers + 2;
+// kLoad: the library's path, NUL-terminated, in Request::library.
+constexpr int kMaxPath = 4096;
 // Exit code of a runner that ran out of memory (operator new failed).
 constexpr int kExitOom = 86;
 // Exit code of a runner that could not load its library or got a malformed request.
@@ -40,6 +48,9 @@ enum class Op : uint32_t {
                // around kCall covers the call alone
   kUpload = 5,    // copy the shared region to the device's copy of it (no-op on the CPU)
   kDownload = 6,  // copy the device's copy back into the shared region (no-op on the CPU)
+  kLoad = 7,      // the first request to a runner, and only then: load Request::library and
+                  // call only it from now on; args[0] = the address-space limit (RLIMIT_AS) to
+                  // set before it loads, 0 = none. Answered by the ready reply.
   // The device plane (judge/device_plane.hpp): requests to the judge's trusted device helper,
   // which owns device buffers and moves, fills and compares them; never sent to a runner.
   // Their arguments are in Request::args, as each says; buffer 0 is the helper's staging region
@@ -95,6 +106,7 @@ struct Request {
   // kMap with kMapDeviceShared: args[0] = the bytes of the device allocation whose fd comes with
   // the request. kDev*: as each op says.
   uint64_t args[6] = {};
+  char library[kMaxPath] = {};  // kLoad: the solution's path
 };
 
 // kMap flag (in call_flags): the request carries (SCM_RIGHTS) a POSIX file descriptor of device

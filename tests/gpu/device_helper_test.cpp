@@ -31,7 +31,6 @@ class DeviceHelper : public ::testing::Test {
   static RunnerSpec helper() {
     RunnerSpec s;
     s.binary = ARENA_DEVICE_HELPER;
-    s.library = "-";
     s.extra_args = {"0"};
     return s;
   }

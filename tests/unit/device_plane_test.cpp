@@ -23,7 +23,6 @@ namespace {
 RunnerSpec fake_helper() {
   RunnerSpec s;
   s.binary = FAKE_DEVICE_HELPER;
-  s.library = "-";
   s.extra_args = {"0"};
   return s;
 }

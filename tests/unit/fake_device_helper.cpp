@@ -29,9 +29,9 @@ struct Buffer {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 7) return 2;
-  arena::runner::g_socket = std::atoi(argv[2]);
-  const int region_fd = std::atoi(argv[3]);
+  if (argc < 5) return 2;
+  arena::runner::g_socket = std::atoi(argv[1]);
+  const int region_fd = std::atoi(argv[2]);
   const char* limit_env = std::getenv("FAKE_DEVICE_BYTES");
   const uint64_t limit = limit_env ? std::strtoull(limit_env, nullptr, 10) : uint64_t{256} << 20;
   arena::runner::reply_ready(std::string(arena::protocol::kSandboxOff) + "fake device helper");

@@ -1,9 +1,10 @@
 // arena-runner-cpu: the untrusted side of the judge for CPU solutions.
 //
 // Loads one compiled solution and calls it on buffers in a shared memory region, when and as the
-// judge asks. It is started per solution and killed on a crash or hang; see runner_protocol.hpp.
+// judge asks. It starts without one (it may be started ahead of need) and loads the library the
+// judge's first request (kLoad) names; it is killed on a crash or hang; see runner_protocol.hpp.
 //
-//   arena-runner-cpu <library.so> <socket-fd> <region-fd> <flush-bytes> <address-space-bytes> [--no-sandbox]
+//   arena-runner-cpu <socket-fd> <region-fd> <flush-bytes> [--no-sandbox]
 //
 // The seccomp profile (runner_sandbox.hpp) goes on before the solution is loaded, so that its
 // static constructors run under it too; --no-sandbox (the judge's, for ARENA_NO_SANDBOX=1)
@@ -12,7 +13,6 @@
 #include <dlfcn.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -52,38 +52,36 @@ void flush_caches(std::vector<uint64_t>& buffer) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool sandbox = argc == 6;
-  if (argc != 6 && !(argc == 7 && std::strcmp(argv[6], "--no-sandbox") == 0)) {
+  const bool sandbox = argc == 4;
+  if (argc != 4 && !(argc == 5 && std::strcmp(argv[4], "--no-sandbox") == 0)) {
     std::fprintf(stderr,
-                 "usage: %s <library.so> <socket-fd> <region-fd> <flush-bytes> <address-space-bytes> [--no-sandbox]\n"
+                 "usage: %s <socket-fd> <region-fd> <flush-bytes> [--no-sandbox]\n"
                  "(started by the judge; not meant to be run by hand)\n",
                  argv[0]);
     return 2;
   }
   prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive the judge
-  arena::runner::g_socket = std::atoi(argv[2]);
-  int region_fd = std::atoi(argv[3]);
-  size_t flush_bytes = std::strtoull(argv[4], nullptr, 10);
+  arena::runner::g_socket = std::atoi(argv[1]);
+  int region_fd = std::atoi(argv[2]);
+  size_t flush_bytes = std::strtoull(argv[3], nullptr, 10);
   std::set_new_handler(out_of_memory);
-  // The memory limit, before any solution code is loaded (0: none).
-  if (rlim_t limit = std::strtoull(argv[5], nullptr, 10); limit > 0) {
-    rlimit lim{limit, limit};
-    setrlimit(RLIMIT_AS, &lim);
-  }
 
   // Filled at the first flush: a runner that is never timed cold (the reference's) never pays
-  // for touching it. Its size is inside the address-space limit set above.
+  // for touching it. Its size is inside the address-space limit kLoad sets.
   std::vector<uint64_t> flush_buffer;
 
+  arena::runner::LoadRequest load;
+  if (!arena::runner::receive_load(load)) return 0;  // started ahead of need, never used
+  arena::runner::limit_address_space(load.address_space_bytes);
   // From here on the process runs the solution's code (its constructors run at load).
   std::string sandbox_state = std::string(arena::protocol::kSandboxOff) + "the judge asked for none";
   if (sandbox) {
     arena::runner::SandboxProfile profile;
     profile.deny_writing_files = true;
-    profile.readable_files = {argv[1]};
+    profile.readable_files = {load.library};
     sandbox_state = arena::runner::describe(arena::runner::install_sandbox(profile));
   }
-  arena::runner::InvokeFn invoke = arena::runner::load_solution(argv[1]);
+  arena::runner::InvokeFn invoke = arena::runner::load_solution(load.library.c_str());
   arena::runner::reply_ready(sandbox_state);
 
   void* region = nullptr;

@@ -247,7 +247,6 @@ std::optional<RunnerSpec> CudaBackend::device_helper() const {
   if (!unavailable().empty()) return std::nullopt;
   RunnerSpec s;
   s.binary = options_.runner_dir / "arena-device-helper";
-  s.library = "-";
   s.extra_args = {std::to_string(device_)};
   return s;
 }

@@ -6,7 +6,7 @@
 // transport as a runner (judge/runner_protocol.hpp): requests on a socket, a staging region in
 // a memfd shared with the judge.
 //
-//   arena-device-helper - <socket-fd> <region-fd> <unused> <unused> <device>
+//   arena-device-helper <socket-fd> <region-fd> <unused> <device>
 
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -184,15 +184,14 @@ struct Buffers {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 7) {
-    std::fprintf(stderr, "usage: %s - <socket-fd> <region-fd> <unused> <unused> <device>\n(started by the judge)\n",
-                 argv[0]);
+  if (argc < 5) {
+    std::fprintf(stderr, "usage: %s <socket-fd> <region-fd> <unused> <device>\n(started by the judge)\n", argv[0]);
     return 2;
   }
   prctl(PR_SET_PDEATHSIG, SIGKILL);
-  arena::runner::g_socket = std::atoi(argv[2]);
-  const int region_fd = std::atoi(argv[3]);
-  const int device = std::atoi(argv[6]);
+  arena::runner::g_socket = std::atoi(argv[1]);
+  const int region_fd = std::atoi(argv[2]);
+  const int device = std::atoi(argv[4]);
   auto setup = [](cudaError_t e, const char* what) {
     if (e != cudaSuccess) fail(std::string("device helper setup failed at ") + what + ": " + cudaGetErrorString(e), kExitSetup);
   };

@@ -1,13 +1,16 @@
 // arena-runner-cuda: the untrusted side of the judge for CUDA solutions.
 //
-// Holds one compiled solution in a process with its own CUDA context. The buffers live in a
+// Holds one compiled solution in a process with its own CUDA context. It starts without one: the
+// context, stream, events and L2 flush buffer come up first (the runner may be started ahead of
+// need, while the solution compiles), then the judge's first request (kLoad) names the library
+// it will hold for its whole life. The buffers live in a
 // shared memory region (the judge's) and in a device copy of it with the same layout, guard
 // zones included: kUpload copies the region to the device, kCall runs the entry point on a
 // stream held by a spinning kernel and times it with events, kDownload copies everything back
 // for the judge to check. See src/judge/runner_protocol.hpp.
 //
-//   arena-runner-cuda <library.so> <socket-fd> <region-fd> <flush-bytes> <address-space> <device> [--no-hold]
-//                     [--no-sandbox]
+//   arena-runner-cuda <socket-fd> <region-fd> <flush-bytes> <device> [--no-hold]
+//                     [--no-sandbox | --reads-confined-only]
 //   arena-runner-cuda --info [device]     print the device's facts as key=value lines
 
 #include <cuda.h>
@@ -130,8 +133,8 @@ int main(int argc, char** argv) {
   bool hold = !(no_hold_env && std::strcmp(no_hold_env, "1") == 0);
   bool sandbox = true;
   bool reads_only = false;
-  bool usage_ok = argc >= 7;
-  for (int i = 7; i < argc; ++i) {
+  bool usage_ok = argc >= 5;
+  for (int i = 5; i < argc; ++i) {
     if (std::strcmp(argv[i], "--no-hold") == 0) {
       hold = false;
     } else if (std::strcmp(argv[i], "--no-sandbox") == 0) {
@@ -144,7 +147,7 @@ int main(int argc, char** argv) {
   }
   if (!usage_ok) {
     std::fprintf(stderr,
-                 "usage: %s <library.so> <socket-fd> <region-fd> <flush-bytes> <address-space> <device> [--no-hold] "
+                 "usage: %s <socket-fd> <region-fd> <flush-bytes> <device> [--no-hold] "
                  "[--no-sandbox | --reads-confined-only]\n"
                  "       %s --info [device]\n(started by the judge; --info is for people)\n",
                  argv[0], argv[0]);
@@ -159,9 +162,9 @@ int main(int argc, char** argv) {
   // be written. Solutions are built for the device's own architecture, so this changes nothing
   // for them; it keeps a PTX-only library from ending as a sandbox violation.
   if (sandbox || reads_only) setenv("CUDA_CACHE_DISABLE", "1", 1);
-  arena::runner::g_socket = std::atoi(argv[2]);
-  int region_fd = std::atoi(argv[3]);
-  int device = std::atoi(argv[6]);
+  arena::runner::g_socket = std::atoi(argv[1]);
+  int region_fd = std::atoi(argv[2]);
+  int device = std::atoi(argv[4]);
 
   check_setup(cudaSetDevice(device), "cudaSetDevice");
   check_setup(cudaFree(nullptr), "context creation");
@@ -179,7 +182,11 @@ int main(int argc, char** argv) {
   check_setup(cudaEventCreate(&start), "cudaEventCreate");
   check_setup(cudaEventCreate(&stop), "cudaEventCreate");
 
-  arena::runner::InvokeFn invoke = arena::runner::load_solution(argv[1]);
+  // Up and waiting: from here on, what kLoad names.
+  arena::runner::LoadRequest load;
+  if (!arena::runner::receive_load(load)) return 0;  // started ahead of need, never used
+  arena::runner::limit_address_space(load.address_space_bytes);
+  arena::runner::InvokeFn invoke = arena::runner::load_solution(load.library.c_str());
   // The seccomp profile, after the context, the stream, the L2 buffer and the library are up
   // (the driver registers and loads the solution's kernels at dlopen: EAGER loading). What the
   // driver still does later stays allowed: ioctl and mmap on /dev/nvidia* (launches, copies,
@@ -191,12 +198,12 @@ int main(int argc, char** argv) {
   if (reads_only) {
     arena::runner::SandboxOutcome out;
     out.seccomp_off = "the runner runs under a profiler (file access stays confined)";
-    out.reads_open = arena::runner::confine_files({argv[1]}, {"/tmp", "/dev/shm"});
+    out.reads_open = arena::runner::confine_files({load.library}, {"/tmp", "/dev/shm"});
     sandbox_state = arena::runner::describe(out);
   } else if (sandbox) {
     arena::runner::SandboxProfile profile;
     profile.deny_writing_files = false;
-    profile.readable_files = {argv[1]};
+    profile.readable_files = {load.library};
     sandbox_state = arena::runner::describe(arena::runner::install_sandbox(profile));
   }
   arena::runner::reply_ready(sandbox_state);

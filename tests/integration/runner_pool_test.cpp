@@ -1,0 +1,176 @@
+// Runners started ahead of need (judge/runner_pool.hpp), with the real CPU runner and a real
+// compiled solution: a waiting runner loads the library it is given when taken, is lent once,
+// is never lent for another spec or after it ended, and the judge takes its lanes' runners from
+// a pool it is given and has the next eval's started.
+#include "judge/runner_pool.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "arena_cli.hpp"
+#include "backends/cpu/cpu_backend.hpp"
+#include "core/error.hpp"
+#include "core/subprocess.hpp"
+#include "core/task_loader.hpp"
+#include "judge/judge.hpp"
+#include "judge/lane.hpp"
+#include "judge/shape_selection.hpp"
+
+namespace arena::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The processes this test started that still exist: every thread's children (the pool starts
+// its runners from a thread of its own).
+size_t live_children() {
+  size_t n = 0;
+  for (const auto& t : fs::directory_iterator("/proc/self/task")) {
+    std::ifstream in(t.path() / "children");
+    for (int pid = 0; in >> pid;) ++n;
+  }
+  return n;
+}
+
+class RunnerPoolTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("arena-runner-pool-" + std::to_string(getpid()));
+    fs::remove_all(dir_);
+    BackendOptions o;
+    o.cache_dir = dir_ / "cache";
+    o.runner_dir = ARENA_RUNNER_DIR;
+    backend_ = std::make_unique<CpuBackend>(o);
+    task_ = load_task(task_copy_.dir());
+    starter_ = read_file(fs::path(task_copy_.dir()) / "starter.cpp");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // The lane's runner spec for the compiled starter.
+  RunnerSpec starter_spec() {
+    CompileResult c = backend_->compile(task_, starter_, task_.libraries);
+    EXPECT_TRUE(c.ok) << c.log;
+    return lane_runner_spec(*backend_, c.library, int64_t{64} << 20);
+  }
+
+  TaskCopy task_copy_;
+  fs::path dir_;
+  std::unique_ptr<Backend> backend_;
+  Task task_;
+  std::string starter_;
+};
+
+TEST_F(RunnerPoolTest, AWaitingRunnerLoadsTheLibraryItIsGivenWhenTaken) {
+  RunnerSpec spec = starter_spec();
+  RunnerPool pool;
+  pool.fill(spec, 2);
+  EXPECT_EQ(pool.waiting(), 2u);
+  std::unique_ptr<RunnerClient> runner = pool.take(spec);
+  EXPECT_EQ(pool.lent_ahead(), 1u);
+  EXPECT_EQ(pool.waiting(), 1u);
+  ASSERT_TRUE(runner->wait_ready()) << runner->start_error();
+  // It runs the solution: one call on a small region (n = 0 elements of vector_add).
+  runner->map_region(4096);
+  CallOutcome o = runner->call({0, 0, 0}, {protocol::ScalarValue{0, 0}}, 10);
+  EXPECT_EQ(o.kind, CallOutcome::Kind::kOk) << o.message;
+  // A runner that loaded a solution holds it for life.
+  EXPECT_THROW(runner->load(spec.library, 0), InternalError);
+  // Filling again tops the pool up to the count, no more.
+  pool.fill(spec, 2);
+  EXPECT_EQ(pool.waiting(), 2u);
+}
+
+TEST_F(RunnerPoolTest, ALibraryThatCannotLoadFailsTheStartWithTheRunnersWords) {
+  RunnerSpec spec = starter_spec();
+  RunnerPool pool;
+  pool.fill(spec, 1);
+  spec.library = dir_ / "no-such-solution.so";
+  std::unique_ptr<RunnerClient> runner = pool.take(spec);
+  EXPECT_EQ(pool.lent_ahead(), 1u);
+  EXPECT_FALSE(runner->wait_ready());
+  EXPECT_NE(runner->start_error().find("cannot load the solution"), std::string::npos) << runner->start_error();
+}
+
+TEST_F(RunnerPoolTest, ARunnerIsNotLentForAnotherSpecNorAfterItEnded) {
+  RunnerSpec spec = starter_spec();
+  RunnerPool pool;
+  pool.fill(spec, 1);
+  // Another spec (the timer check's thread times) or another sandbox switch: a fresh runner.
+  RunnerSpec other = spec;
+  other.thread_cpu_times = !spec.thread_cpu_times;
+  std::unique_ptr<RunnerClient> fresh = pool.take(other);
+  EXPECT_EQ(pool.lent_ahead(), 0u);
+  EXPECT_TRUE(fresh->wait_ready()) << fresh->start_error();
+  setenv("ARENA_NO_SANDBOX", "1", 1);
+  std::unique_ptr<RunnerClient> unsandboxed = pool.take(spec);
+  unsetenv("ARENA_NO_SANDBOX");
+  EXPECT_EQ(pool.lent_ahead(), 0u);
+  ASSERT_TRUE(unsandboxed->wait_ready()) << unsandboxed->start_error();
+  EXPECT_FALSE(unsandboxed->sandbox().on);
+  EXPECT_EQ(pool.waiting(), 1u);
+
+  // A "runner" that ends at once (true(1) takes no arguments): it is dropped, not lent.
+  RunnerSpec ends = spec;
+  ends.binary = "/bin/true";
+  pool.fill(ends, 1);
+  for (int i = 0; i < 200 && pool.waiting() > 1; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(pool.waiting(), 1u);  // the starter's runner alone
+  std::unique_ptr<RunnerClient> instead = pool.take(ends);
+  EXPECT_EQ(pool.lent_ahead(), 0u);
+  EXPECT_FALSE(instead->wait_ready());
+}
+
+TEST_F(RunnerPoolTest, ALibraryPathTooLongForTheProtocolIsAnInputError) {
+  RunnerSpec spec = starter_spec();
+  RunnerPool pool;
+  pool.fill(spec, 1);
+  spec.library = "/" + std::string(protocol::kMaxPath, 'x');
+  EXPECT_THROW(pool.take(spec), InputError);
+}
+
+TEST_F(RunnerPoolTest, TheJudgeTakesItsLanesRunnersFromThePoolAndStartsTheNextEvals) {
+  RunnerPool pool;
+  JudgeOptions jo;
+  jo.seed = 7;
+  jo.shapes = select_shapes(task_, "visible", jo.seed);
+  jo.stopping.max_seconds = 0.05;
+  jo.runners = &pool;
+  Verdict first = judge_solution(task_, *backend_, "starter.cpp", starter_, jo);
+  ASSERT_EQ(first.exit_code(), 0) << first.internal_error;
+  // Reference, candidate and baseline: started before the compile, taken by the lanes.
+  EXPECT_EQ(pool.lent_ahead(), 3u);
+  EXPECT_EQ(pool.waiting(), 3u);  // the next eval's
+  EXPECT_TRUE(first.seconds.count("runner_start")) << "the seconds spent waiting for runners";
+
+  jo.start_next_runners = false;  // the last eval
+  Verdict second = judge_solution(task_, *backend_, "starter.cpp", starter_, jo);
+  ASSERT_EQ(second.exit_code(), 0) << second.internal_error;
+  EXPECT_EQ(pool.lent_ahead(), 6u);
+  EXPECT_EQ(pool.waiting(), 0u);
+  ASSERT_EQ(first.shapes.size(), second.shapes.size());
+  for (size_t i = 0; i < first.shapes.size(); ++i) EXPECT_TRUE(second.shapes[i].correct);
+}
+
+TEST_F(RunnerPoolTest, AJudgeWithoutAPoolStartsItsOwnAheadAndLeavesNoneBehind) {
+  JudgeOptions jo;
+  jo.seed = 7;
+  jo.shapes = select_shapes(task_, "visible", jo.seed);
+  jo.timing = false;
+  ASSERT_EQ(live_children(), 0u);
+  Verdict v = judge_solution(task_, *backend_, "starter.cpp", starter_, jo);
+  EXPECT_EQ(v.exit_code(), 0) << v.internal_error;
+  EXPECT_EQ(live_children(), 0u);
+  // A compile error: the runners started beside the compile are stopped with the judge.
+  Verdict bad = judge_solution(task_, *backend_, "broken.cpp", "this is not C++", jo);
+  EXPECT_FALSE(bad.compile.ok);
+  EXPECT_EQ(live_children(), 0u);
+}
+
+}  // namespace
+}  // namespace arena::testing
