@@ -33,6 +33,12 @@ ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s
   ProcessResult r;
   int pipefd[2];
   if (pipe2(pipefd, O_CLOEXEC) != 0) throw InternalError(std::string("pipe: ") + strerror(errno));
+  // Made before the fork: the child may only make async-signal-safe calls (another thread of
+  // the judge may hold the allocator's lock at the fork: the runner pool's, for one).
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  const std::string cannot_run = "cannot run '" + (argv.empty() ? std::string() : argv[0]) + "': ";
   double start = now_seconds();
   pid_t pid = fork();
   if (pid < 0) throw InternalError(std::string("fork: ") + strerror(errno));
@@ -43,12 +49,11 @@ ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s
     int devnull = open("/dev/null", O_RDONLY);
     if (devnull >= 0) dup2(devnull, 0);
     if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(126);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
     execvp(args[0], args.data());
-    std::string msg = "cannot run '" + argv[0] + "': " + strerror(errno) + "\n";
-    (void)!write(1, msg.data(), msg.size());
+    const char* why = strerrordesc_np(errno);
+    (void)!write(1, cannot_run.data(), cannot_run.size());
+    if (why != nullptr) (void)!write(1, why, strlen(why));
+    (void)!write(1, "\n", 1);
     _exit(127);
   }
   setpgid(pid, pid);

@@ -99,33 +99,55 @@ RunnerClient::RunnerClient(const RunnerSpec& spec, double start_timeout_s) {
                         ? "--reads-confined-only"
                         : "--no-sandbox");
 
+  // Everything the child needs is made here: between fork and exec it may only make
+  // async-signal-safe calls (the pool starts runners from its own thread while the judge's
+  // allocates: a malloc in the child could wait forever on a lock that thread held).
+  std::vector<char*> args;
+  for (auto& a : wrapper) args.push_back(a.data());
+  for (char* a : {binary.data(), sock_arg.data(), region_arg.data(), flush.data()}) args.push_back(a);
+  for (auto& a : extra) args.push_back(a.data());
+  args.push_back(nullptr);
+  // Idle OpenMP threads must sleep, not spin: a spinning baseline runner would steal cores
+  // from the candidate while they are timed in turn.
+  std::vector<std::string> env_strings;
+  bool omp_policy_set = false;
+  for (char** e = environ; *e != nullptr; ++e) {
+    env_strings.emplace_back(*e);
+    omp_policy_set = omp_policy_set || env_strings.back().rfind("OMP_WAIT_POLICY=", 0) == 0;
+  }
+  if (!omp_policy_set) env_strings.emplace_back("OMP_WAIT_POLICY=passive");
+  std::vector<char*> envp;
+  for (auto& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  const std::string cannot_start = std::string("cannot start the runner '") + args[0] + "': ";
+
   pid_t pid = fork();
   if (pid < 0) sys_fail("fork");
   if (pid == 0) {
     setpgid(0, 0);
     // Descriptors: 0 = /dev/null, 1 and 2 = the output log, 3 = socket, 4 = region. No others.
-    int devnull = open("/dev/null", O_RDONLY);
+    // The sources go above the targets first: one of them may be numbered 3 or 4 itself (a
+    // dup2 onto its own number would keep its close-on-exec flag; onto another source's,
+    // clobber it).
+    const int log = fcntl(log_fd_, F_DUPFD, 16);
+    const int sock = fcntl(sv[1], F_DUPFD, 16);
+    const int region = fcntl(region_fd_, F_DUPFD, 16);
+    const int devnull = open("/dev/null", O_RDONLY);
     dup2(devnull, 0);
-    dup2(log_fd_, 1);
-    dup2(log_fd_, 2);
-    dup2(sv[1], kChildSocketFd);
-    dup2(region_fd_, kChildRegionFd);
+    dup2(log, 1);
+    dup2(log, 2);
+    dup2(sock, kChildSocketFd);
+    dup2(region, kChildRegionFd);
     close_range(kChildRegionFd + 1, ~0U, 0);
     // RLIMIT_AS is set by the runner itself, after exec: set here, it would also bind this
     // forked copy of the judge (a sanitizer build reserves terabytes of address space).
     rlimit no_core{0, 0};
     setrlimit(RLIMIT_CORE, &no_core);
-    // Idle OpenMP threads must sleep, not spin: a spinning baseline runner would steal cores
-    // from the candidate while they are timed in turn.
-    setenv("OMP_WAIT_POLICY", "passive", 0);
-    std::vector<char*> args;
-    for (auto& a : wrapper) args.push_back(a.data());
-    for (char* a : {binary.data(), sock_arg.data(), region_arg.data(), flush.data()}) args.push_back(a);
-    for (auto& a : extra) args.push_back(a.data());
-    args.push_back(nullptr);
-    execv(args[0], args.data());
-    std::string msg = std::string("cannot start the runner '") + args[0] + "': " + std::strerror(errno) + "\n";
-    (void)!write(2, msg.data(), msg.size());
+    execve(args[0], args.data(), envp.data());
+    const char* why = strerrordesc_np(errno);
+    (void)!write(2, cannot_start.data(), cannot_start.size());
+    if (why != nullptr) (void)!write(2, why, strlen(why));
+    (void)!write(2, "\n", 1);
     _exit(protocol::kExitSetup);
   }
   setpgid(pid, pid);

@@ -5,6 +5,7 @@
 #include "judge/runner_pool.hpp"
 
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -124,6 +125,39 @@ TEST_F(RunnerPoolTest, ARunnerIsNotLentForAnotherSpecNorAfterItEnded) {
   std::unique_ptr<RunnerClient> instead = pool.take(ends);
   EXPECT_EQ(pool.lent_ahead(), 0u);
   EXPECT_FALSE(instead->wait_ready());
+}
+
+// The runner's descriptors are 3 (socket) and 4 (region) whatever numbers the judge's copies
+// have: with 0, 3 and 4 free in the judge, the socket pair takes 0 and 3 and the region 4, each
+// already at (or the source of) a target number. Moving them onto themselves kept their
+// close-on-exec flag, and the runner failed its first map ("mmap: Bad file descriptor"): what
+// the pool's thread opening and closing descriptors beside the judge's made happen.
+TEST_F(RunnerPoolTest, ARunnerStartsWhicheverDescriptorNumbersTheJudgeHasFree) {
+  RunnerSpec spec = starter_spec();
+  int saved[5];
+  for (int fd : {0, 3, 4}) {
+    saved[fd] = fcntl(fd, F_DUPFD_CLOEXEC, 100);
+    close(fd);
+  }
+  std::string error;
+  CallOutcome o;
+  {
+    RunnerClient runner(spec);
+    if (runner.wait_ready()) {
+      runner.map_region(4096);
+      o = runner.call({0, 0, 0}, {protocol::ScalarValue{0, 0}}, 10);
+    } else {
+      error = runner.start_error();
+    }
+  }
+  for (int fd : {0, 3, 4}) {
+    if (saved[fd] >= 0) {
+      dup2(saved[fd], fd);
+      close(saved[fd]);
+    }
+  }
+  EXPECT_EQ(error, "");
+  EXPECT_EQ(o.kind, CallOutcome::Kind::kOk) << o.message;
 }
 
 TEST_F(RunnerPoolTest, ALibraryPathTooLongForTheProtocolIsAnInputError) {
