@@ -103,7 +103,6 @@ void BM_PlaneUpload(benchmark::State& state) {
   setenv("FAKE_DEVICE_BYTES", std::to_string(state.range(0) + (1 << 20)).c_str(), 1);
   RunnerSpec s;
   s.binary = FAKE_DEVICE_HELPER;
-  s.library = "-";
   s.extra_args = {"0"};
   DevicePlane plane(s);
   if (!plane.unavailable().empty()) {

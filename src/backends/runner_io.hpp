@@ -87,10 +87,14 @@ inline bool receive_load(LoadRequest& out) {
   return true;
 }
 
-// The address-space limit kLoad asked for (0: none), before any solution code is loaded.
+// The address-space limit kLoad asked for (0: none), before any solution code is loaded; no
+// higher than a hard limit the judge itself runs under (ulimit -v).
 inline void limit_address_space(uint64_t bytes) {
   if (bytes == 0) return;
-  rlimit lim{static_cast<rlim_t>(bytes), static_cast<rlim_t>(bytes)};
+  rlimit now{};
+  rlim_t want = static_cast<rlim_t>(bytes);
+  if (getrlimit(RLIMIT_AS, &now) == 0 && now.rlim_max != RLIM_INFINITY && now.rlim_max < want) want = now.rlim_max;
+  rlimit lim{want, want};
   if (setrlimit(RLIMIT_AS, &lim) != 0) fail("cannot set the address-space limit", protocol::kExitSetup);
 }
 

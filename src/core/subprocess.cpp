@@ -44,8 +44,11 @@ ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s
   if (pid < 0) throw InternalError(std::string("fork: ") + strerror(errno));
   if (pid == 0) {
     setpgid(0, 0);
-    dup2(pipefd[1], 1);
-    dup2(pipefd[1], 2);
+    // Above 0-2 first: were the pipe numbered 1 itself, dup2 onto it would keep close-on-exec.
+    const int out = fcntl(pipefd[1], F_DUPFD, 16);
+    dup2(out, 1);
+    dup2(out, 2);
+    close(out);
     int devnull = open("/dev/null", O_RDONLY);
     if (devnull >= 0) dup2(devnull, 0);
     if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(126);

@@ -45,7 +45,13 @@ void RunnerPool::work() {
     orders_.pop_front();
     working_ = true;
     lock.unlock();
-    carry_out(order);
+    try {
+      carry_out(order);
+    } catch (const std::exception&) {
+      // No process could be started (fork, socketpair or memfd_create failed): the order is
+      // dropped, and take() starts its runner on the judge's thread, where the error is a
+      // lane's, reported as such, not the end of the judge.
+    }
     lock.lock();
     working_ = false;
     changed_.notify_all();
@@ -74,17 +80,21 @@ void RunnerPool::carry_out(const Order& order) {
                                                [&order](const auto& r) { return r.first == order.key; }));
     }
   }
+  // Filed under the key of the environment they start in (the sandbox switch is read when a
+  // runner starts, here), which take() compares with its own.
   if (order.plane) {
     if (have > 0) return;
+    std::string key = key_of(order.spec);
     auto plane = std::make_unique<DevicePlane>(order.spec);
     std::lock_guard lock(mutex_);
-    planes_.emplace_back(order.key, std::move(plane));
+    planes_.emplace_back(std::move(key), std::move(plane));
     return;
   }
   for (; have < order.count; ++have) {
+    std::string key = key_of(order.spec);
     auto runner = std::make_unique<RunnerClient>(order.spec);
     std::lock_guard lock(mutex_);
-    runners_.emplace_back(order.key, std::move(runner));
+    runners_.emplace_back(std::move(key), std::move(runner));
   }
 }
 

@@ -28,6 +28,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Whether the kernel lists a thread's children (CONFIG_PROC_CHILDREN).
+bool children_listed() { return fs::exists("/proc/self/task/" + std::to_string(getpid()) + "/children"); }
+
 // The processes this test started that still exist: every thread's children (the pool starts
 // its runners from a thread of its own).
 size_t live_children() {
@@ -160,6 +163,50 @@ TEST_F(RunnerPoolTest, ARunnerStartsWhicheverDescriptorNumbersTheJudgeHasFree) {
   EXPECT_EQ(o.kind, CallOutcome::Kind::kOk) << o.message;
 }
 
+// A runner dies with the thread that started it (PR_SET_PDEATHSIG): the pool starts them from
+// its own, so runners ordered by a thread that has ended since (the tool server's, between an
+// episode's last round and its final judging) still wait.
+TEST_F(RunnerPoolTest, RunnersOrderedByAThreadThatEndedStillWait) {
+  RunnerSpec spec = starter_spec();
+  RunnerPool pool;
+  std::thread([&] { pool.fill(spec, 2); }).join();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_EQ(pool.waiting(), 2u);
+  std::unique_ptr<RunnerClient> runner = pool.take(spec);
+  EXPECT_EQ(pool.lent_ahead(), 1u);
+  EXPECT_TRUE(runner->wait_ready()) << runner->start_error();
+}
+
+// The start limit counts from the load: a runner that waited longer than it is not late.
+TEST_F(RunnerPoolTest, TheStartLimitCountsFromTheLoad) {
+  RunnerSpec spec = starter_spec();
+  spec.start_timeout_s = 1;
+  RunnerPool pool;
+  pool.fill(spec, 1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  std::unique_ptr<RunnerClient> runner = pool.take(spec);
+  EXPECT_EQ(pool.lent_ahead(), 1u);
+  EXPECT_TRUE(runner->wait_ready()) << runner->start_error();
+}
+
+// A wrong candidate judged with runners from a pool is wrong: each lane's runner holds the
+// library the lane gave it.
+TEST_F(RunnerPoolTest, AWrongCandidateJudgedFromThePoolIsWrong) {
+  RunnerPool pool;
+  JudgeOptions jo;
+  jo.seed = 7;
+  jo.shapes = select_shapes(task_, "visible", jo.seed);
+  jo.timing = false;
+  jo.runners = &pool;
+  Verdict v = judge_solution(task_, *backend_, "wrong_tail.cpp", read_file(broken("wrong_tail")), jo);
+  EXPECT_EQ(pool.lent_ahead(), 2u);
+  ASSERT_FALSE(v.shapes.empty()) << v.internal_error;
+  for (const auto& s : v.shapes) {
+    EXPECT_FALSE(s.correct);
+    EXPECT_EQ(s.failure, FailureClass::kWrongValues) << s.message;
+  }
+}
+
 TEST_F(RunnerPoolTest, ALibraryPathTooLongForTheProtocolIsAnInputError) {
   RunnerSpec spec = starter_spec();
   RunnerPool pool;
@@ -192,6 +239,7 @@ TEST_F(RunnerPoolTest, TheJudgeTakesItsLanesRunnersFromThePoolAndStartsTheNextEv
 }
 
 TEST_F(RunnerPoolTest, AJudgeWithoutAPoolStartsItsOwnAheadAndLeavesNoneBehind) {
+  if (!children_listed()) GTEST_SKIP() << "SKIPPED: this kernel does not list a thread's children in /proc";
   JudgeOptions jo;
   jo.seed = 7;
   jo.shapes = select_shapes(task_, "visible", jo.seed);
