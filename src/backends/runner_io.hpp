@@ -80,9 +80,13 @@ inline bool receive_load(LoadRequest& out) {
   protocol::Request q;
   if (!receive(q)) return false;
   if (q.op != protocol::Op::kLoad) fail("the first request must be kLoad", protocol::kExitSetup);
-  size_t n = strnlen(q.library, sizeof q.library);
-  if (n == 0 || n == sizeof q.library) fail("kLoad: no library path, or one without its end", protocol::kExitSetup);
-  out.library.assign(q.library, n);
+  const uint64_t bytes = q.args[1];
+  if (bytes == 0 || bytes >= static_cast<uint64_t>(protocol::kMaxPath)) fail("kLoad: no library path, or one too long", protocol::kExitSetup);
+  char path[protocol::kMaxPath];
+  ssize_t n = recv(g_socket, path, sizeof path, 0);
+  if (n != static_cast<ssize_t>(bytes) || memchr(path, '\0', bytes) != nullptr)
+    fail("kLoad: the library path did not follow as announced", protocol::kExitSetup);
+  out.library.assign(path, bytes);
   out.address_space_bytes = q.args[0];
   return true;
 }

@@ -168,15 +168,17 @@ void RunnerClient::load(const std::filesystem::path& library, int64_t address_sp
   if (path.empty() || path.size() >= static_cast<size_t>(protocol::kMaxPath))
     throw InputError("the library path '" + path + "' is empty or longer than " +
                      std::to_string(protocol::kMaxPath - 1) + " bytes; use a shorter ARENA_CACHE_DIR");
+  if (path.find('\0') != std::string::npos) throw InputError("the library path has a NUL byte in it");
   protocol::Request q;
   q.op = protocol::Op::kLoad;
   q.args[0] = static_cast<uint64_t>(std::max<int64_t>(0, address_space_bytes));
-  std::memcpy(q.library, path.data(), path.size());
+  q.args[1] = path.size();
   load_sent_ = true;
   // The start limit counts from here: a runner started ahead of need has had its time already.
   ready_clock_from_ = now_seconds();
-  // A runner that died meanwhile cannot take it: wait_ready() finds out and says how it ended.
-  (void)send_request(q);
+  // The path follows in a packet of its own. A runner that died meanwhile cannot take either:
+  // wait_ready() finds out and says how it ended.
+  if (send_request(q)) (void)send(socket_, path.data(), path.size(), MSG_NOSIGNAL);
 }
 
 bool RunnerClient::exited() {

@@ -20,7 +20,8 @@ constexpr int kMaxPointers = 32;
 constexpr int kMaxScalars = 32;
 // kUpload/kDownload of parts of the region: at most this many [offset, offset + bytes) ranges.
 constexpr int kMaxRanges = 2 * kMaxPointers + 2;
-// kLoad: the library's path, NUL-terminated, in Request::library.
+// kLoad: the library's path, in a packet of its own right after the request (args[1] bytes,
+// no NUL), so that every other request stays small.
 constexpr int kMaxPath = 4096;
 // Exit code of a runner that ran out of memory (operator new failed).
 constexpr int kExitOom = 86;
@@ -48,9 +49,10 @@ enum class Op : uint32_t {
                // around kCall covers the call alone
   kUpload = 5,    // copy the shared region to the device's copy of it (no-op on the CPU)
   kDownload = 6,  // copy the device's copy back into the shared region (no-op on the CPU)
-  kLoad = 7,      // the first request to a runner, and only then: load Request::library and
-                  // call only it from now on; args[0] = the address-space limit (RLIMIT_AS) to
-                  // set before it loads, 0 = none. Answered by the ready reply.
+  kLoad = 7,      // the first request to a runner, and only then: load the library whose path
+                  // follows in the next packet (args[1] bytes, below kMaxPath) and call only it
+                  // from now on; args[0] = the address-space limit (RLIMIT_AS) to set before it
+                  // loads, 0 = none. Answered by the ready reply.
   // The device plane (judge/device_plane.hpp): requests to the judge's trusted device helper,
   // which owns device buffers and moves, fills and compares them; never sent to a runner.
   // Their arguments are in Request::args, as each says; buffer 0 is the helper's staging region
@@ -106,7 +108,6 @@ struct Request {
   // kMap with kMapDeviceShared: args[0] = the bytes of the device allocation whose fd comes with
   // the request. kDev*: as each op says.
   uint64_t args[6] = {};
-  char library[kMaxPath] = {};  // kLoad: the solution's path
 };
 
 // kMap flag (in call_flags): the request carries (SCM_RIGHTS) a POSIX file descriptor of device
