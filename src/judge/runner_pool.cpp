@@ -4,6 +4,23 @@
 #include <cstdlib>
 
 namespace arena {
+namespace {
+
+bool ended(RunnerClient& runner) { return runner.exited(); }
+bool ended(DevicePlane& plane) { return plane.helper_exited(); }
+
+// The first living entry of `waiting` filed under `key`, taken out of it; null when none.
+template <typename T>
+std::unique_ptr<T> take_out(std::vector<std::pair<std::string, std::unique_ptr<T>>>& waiting, const std::string& key) {
+  auto it = std::find_if(waiting.begin(), waiting.end(),
+                         [&key](const auto& w) { return w.first == key && !ended(*w.second); });
+  if (it == waiting.end()) return nullptr;
+  std::unique_ptr<T> taken = std::move(it->second);
+  waiting.erase(it);
+  return taken;
+}
+
+}  // namespace
 
 RunnerPool::RunnerPool() : thread_([this] { work(); }) {}
 
@@ -67,10 +84,10 @@ void RunnerPool::carry_out(const Order& order) {
   {
     std::lock_guard lock(mutex_);
     for (auto& r : runners_)
-      if (r.second->exited()) gone.push_back(std::move(r.second));
+      if (ended(*r.second)) gone.push_back(std::move(r.second));
     std::erase_if(runners_, [](const auto& r) { return r.second == nullptr; });
     for (auto& p : planes_)
-      if (p.second->helper_exited()) gone_planes.push_back(std::move(p.second));
+      if (ended(*p.second)) gone_planes.push_back(std::move(p.second));
     std::erase_if(planes_, [](const auto& p) { return p.second == nullptr; });
     if (order.plane) {
       have = static_cast<size_t>(std::count_if(planes_.begin(), planes_.end(),
@@ -127,13 +144,7 @@ std::unique_ptr<RunnerClient> RunnerPool::take(const RunnerSpec& spec) {
   {
     std::unique_lock lock(mutex_);
     wait_for_orders(lock);
-    auto it = std::find_if(runners_.begin(), runners_.end(),
-                           [&key](const auto& r) { return r.first == key && !r.second->exited(); });
-    if (it != runners_.end()) {
-      runner = std::move(it->second);
-      runners_.erase(it);
-      ++lent_ahead_;
-    }
+    if ((runner = take_out(runners_, key))) ++lent_ahead_;
   }
   if (!runner) return std::make_unique<RunnerClient>(spec);  // loads at once
   runner->load(spec.library, spec.address_space_bytes);
@@ -142,26 +153,20 @@ std::unique_ptr<RunnerClient> RunnerPool::take(const RunnerSpec& spec) {
 
 std::unique_ptr<DevicePlane> RunnerPool::take_plane(const RunnerSpec& helper) {
   const std::string key = key_of(helper);
+  std::unique_ptr<DevicePlane> plane;
   {
     std::unique_lock lock(mutex_);
     wait_for_orders(lock);
-    auto it = std::find_if(planes_.begin(), planes_.end(),
-                           [&key](const auto& p) { return p.first == key && !p.second->helper_exited(); });
-    if (it != planes_.end()) {
-      std::unique_ptr<DevicePlane> plane = std::move(it->second);
-      planes_.erase(it);
-      ++lent_ahead_;
-      return plane;
-    }
+    if ((plane = take_out(planes_, key))) ++lent_ahead_;
   }
-  return std::make_unique<DevicePlane>(helper);
+  return plane ? std::move(plane) : std::make_unique<DevicePlane>(helper);
 }
 
 size_t RunnerPool::waiting() {
   std::unique_lock lock(mutex_);
   wait_for_orders(lock);
-  std::erase_if(runners_, [](const auto& r) { return r.second->exited(); });
-  std::erase_if(planes_, [](const auto& p) { return p.second->helper_exited(); });
+  std::erase_if(runners_, [](const auto& r) { return ended(*r.second); });
+  std::erase_if(planes_, [](const auto& p) { return ended(*p.second); });
   return runners_.size() + planes_.size();
 }
 
