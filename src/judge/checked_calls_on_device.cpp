@@ -38,9 +38,8 @@ class CheckedCallsOnDevice final : public CheckedCalls {
     return true;
   }
 
-  // With ARENA_DEVICE_INPUTS=1, elementwise inputs are drawn on the device, where they are used
-  // (not yet run on a GPU: off by default); the others (distinct rows, offsets), and all of them
-  // by default, on the host, then uploaded.
+  // Elementwise inputs are drawn on the device, where they are used (ARENA_DEVICE_INPUTS=0: on
+  // the host); the others (distinct rows, offsets) on the host, then uploaded.
   void draw_inputs(uint64_t seed, double magnitude) override {
     inputs_.clear();
     bool all_on_host = true;
@@ -215,7 +214,7 @@ class CheckedCallsOnDevice final : public CheckedCalls {
   bool handed_over_ = false;  // timed_data_on_device() took the images
   const bool draw_on_device_ = [] {
     const char* env = std::getenv("ARENA_DEVICE_INPUTS");
-    return env != nullptr && std::string(env) == "1";
+    return env == nullptr || std::string(env) != "0";
   }();
   // Downloaded when asked: the inputs (in input order), the expected and verified outputs (by
   // tensor index).
