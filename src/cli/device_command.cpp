@@ -55,7 +55,7 @@ bool print_calibration(const Backend& b, nlohmann::json& out) {
   std::map<std::string, std::string> measured;
   {
     DeviceLock lock(b.device_key(), [](const std::string& who) {
-      std::cout << "  waiting for the device: " << who << " is timing on it\n" << std::flush;
+      std::cout << "  waiting for the device: " << who << "\n" << std::flush;
     });
     measured = b.calibrate();
   }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -133,7 +134,9 @@ class Judge {
 
     if (options_.sanitize) {
       // Once, on the smallest visible shape; instrumented calls are slow, hence the generous limit.
+      // Correctness work: beside other judges' checks, not beside their timing.
       double ts = now_seconds();
+      DeviceLock device_use(backend_.device_key(), {}, DeviceLock::Mode::kShared);
       v_.sanitizer = run_sanitizer(task_, backend_, c.library, stream_key(options_.seed, 0x5A417),
                                    10 * timeout() + 60, options_.progress);
       v_.seconds["sanitizer"] = now_seconds() - ts;
@@ -185,7 +188,17 @@ class Judge {
     sv.category = js.category;
     const Shape& shape = js.shape;
 
+    // The shape's correctness work shares the device with other judges' but not with their
+    // timing (judge/device_lock.hpp); time_shape lets it go before it asks for the lock itself.
     double t = now_seconds();
+    std::optional<DeviceLock> device_use(std::in_place, backend_.device_key(),
+                                         [this](const std::string& who) {
+                                           progress("waiting for the device: " + who);
+                                         },
+                                         DeviceLock::Mode::kShared);
+    add_seconds("device_wait", t);
+
+    t = now_seconds();
     std::string err = reference_->prepare(shape);
     if (!err.empty())
       return fail(sv, FailureClass::kReferenceError,
@@ -322,14 +335,16 @@ class Judge {
       if (!baseline_error.empty())
         v_.flags.push_back(
             {"baseline_unavailable", shape.label(), "the baseline failed to load: " + baseline_error, false});
-      time_shape(sv, *checked, baseline);
+      time_shape(sv, *checked, baseline, device_use);
     }
     return sv;
   }
 
   // Times the candidate against `base` (null: alone) on the inputs and verified outputs of the
   // shape's last seed, which `checked` holds.
-  void time_shape(ShapeVerdict& sv, CheckedCalls& checked, Lane* base) {
+  // `device_use` is the shape's shared hold on the device, let go here before the exclusive one.
+  void time_shape(ShapeVerdict& sv, CheckedCalls& checked, Lane* base,
+                  std::optional<DeviceLock>& device_use) {
     const Shape& shape = sv.shape;
     candidate_->arm_guards(stream_key(sv.seeds.back(), 7777));
     // The tensors of timed calls stay on the device where they can (judge/timed_data_on_device);
@@ -352,8 +367,9 @@ class Judge {
 
     // One judge times on a device at a time (judge/device_lock.hpp); the wait is not timing.
     t = now_seconds();
+    device_use.reset();
     DeviceLock device_lock(backend_.device_key(), [this](const std::string& who) {
-      progress("waiting for the device: " + who + " is timing on it");
+      progress("waiting for the device: " + who);
     });
     add_seconds("device_wait", t);
 

@@ -175,32 +175,40 @@ TEST(Eval, ABaselineFailingTheStressSeedMakesNoRegression) {
 }
 
 // The device lock (src/judge/device_lock.hpp): a judge whose device is held by another judge's
-// timing waits before its own timing loop, says for whom, and reports the wait apart from the
-// timing. The other judge here is the test itself, holding the lock until /proc/locks shows the
-// eval blocked on it, then half a second more.
-TEST(Eval, WaitsWhileAnotherJudgeTimesOnTheSameDevice) {
+// timing waits, says for whom, and reports the wait apart from the timing. The other judge here
+// is the test itself, holding the lock until /proc/locks shows the eval blocked on it, then half
+// a second more. Returns the eval's result; *saw_waiter: whether it blocked.
+testing::ArenaRun eval_while_the_device_is_timed(const std::vector<std::string>& extra, bool* saw_waiter) {
   TempDir dir("arena-lock");
   setenv("ARENA_LOCK_DIR", dir.path().c_str(), 1);
   std::optional<DeviceLock> held(std::in_place, "cpu");
   struct stat st {};
-  ASSERT_EQ(stat(held->path().c_str(), &st), 0);
+  EXPECT_EQ(stat(held->path().c_str(), &st), 0);
   const std::string inode = ":" + std::to_string(st.st_ino) + " ";
-  std::atomic<bool> saw_waiter = false;
+  std::atomic<bool> waiter = false;
   std::thread releaser([&] {
-    for (int i = 0; i < 1200 && !saw_waiter; ++i) {  // up to two minutes (a cold compile first)
+    for (int i = 0; i < 1200 && !waiter; ++i) {  // up to two minutes (a cold compile first)
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
       std::istringstream locks(read_file("/proc/locks"));
       for (std::string line; std::getline(locks, line);)
-        if (line.find("->") != std::string::npos && line.find(inode) != std::string::npos) saw_waiter = true;
+        if (line.find("->") != std::string::npos && line.find(inode) != std::string::npos) waiter = true;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     held.reset();
   });
-  auto r = run_arena({"eval", "-t", "cpu/vector_add_f32", "-s", source_path("tasks/cpu/vector_add_f32/starter.cpp"),
-                      "--shape", "n=4096", "--max-time", "0.2"},
-                     true);
+  std::vector<std::string> args = {"eval", "-t", "cpu/vector_add_f32", "-s",
+                                   source_path("tasks/cpu/vector_add_f32/starter.cpp"), "--shape", "n=4096"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  auto r = run_arena(args, true);
   releaser.join();
   unsetenv("ARENA_LOCK_DIR");
+  *saw_waiter = waiter;
+  return r;
+}
+
+TEST(Eval, WaitsWhileAnotherJudgeTimesOnTheSameDevice) {
+  bool saw_waiter = false;
+  auto r = eval_while_the_device_is_timed({"--max-time", "0.2"}, &saw_waiter);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_TRUE(saw_waiter) << "the eval never waited on the lock";
   EXPECT_NE(r.output.find("waiting for the device: pid " + std::to_string(getpid()) + " is timing on it"),
@@ -208,6 +216,20 @@ TEST(Eval, WaitsWhileAnotherJudgeTimesOnTheSameDevice) {
       << r.output;
   EXPECT_GE(r.verdict["seconds"]["device_wait"].get<double>(), 0.4) << r.verdict["seconds"];
   EXPECT_LT(r.verdict["seconds"]["timing"].get<double>(), r.verdict["seconds"]["device_wait"].get<double>() + 5);
+}
+
+// Correctness work waits too: its calls would run beside the other judge's timed ones. An eval
+// that only checks (--no-timing) waits for the device and runs no call before it has it.
+TEST(Eval, ChecksWaitWhileAnotherJudgeTimesOnTheSameDevice) {
+  bool saw_waiter = false;
+  auto r = eval_while_the_device_is_timed({"--no-timing"}, &saw_waiter);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(saw_waiter) << "the checks never waited on the lock";
+  EXPECT_NE(r.output.find("waiting for the device: pid " + std::to_string(getpid()) + " is timing on it"),
+            std::string::npos)
+      << r.output;
+  EXPECT_GE(r.verdict["seconds"]["device_wait"].get<double>(), 0.4) << r.verdict["seconds"];
+  EXPECT_EQ(r.verdict["shapes"][0]["status"], "pass") << r.output;
 }
 
 TEST(Report, SumsTheHeldoutQuadrantsOverVerdicts) {
