@@ -9,6 +9,10 @@
            (--clock-control none): the relative difference per shape.
   latency  the wall time of one `arena eval` of a cached solution (warm) and of one with an
            empty compile cache (cold), and where the verdict says the seconds went.
+  window   no `arena eval`: build/bench/event_window times probe kernels (empty ones, the
+           vector_add starter's kernel at five sizes) exactly as the CUDA runner times a call,
+           then runs them again under Nsight Compute; per probe the event window, ncu's
+           gpu__time_duration.sum and the difference: the window's fixed part.
   aa       the solution judged against itself (--baseline the same file) R times, each run with
            its own seed and its own runner processes: per shape every run's speedup (identical
            code: 1 is the truth), their mean and spread, against the uncertainty each verdict
@@ -22,6 +26,7 @@ Everything printed is also written as JSON with --json FILE. Python 3 standard l
   bench/timing_quality.py ncu     --task cuda/softmax_f32 --solution ... --kernel softmax
   bench/timing_quality.py latency --task cuda/vector_add_f32 --solution ...
   bench/timing_quality.py aa      --task cuda/prefix_sum_i32 --solution ... --runs 5
+  bench/timing_quality.py window
 """
 
 import argparse
@@ -204,11 +209,55 @@ def cmd_aa(args):
     return {"measure": "aa", "task": args.task, "solution": args.solution, "runs": args.runs, "shapes": result}
 
 
+def cmd_window(args):
+    probe = os.path.join(os.path.dirname(args.arena), "bench", "event_window")
+    if not os.path.exists(probe):
+        sys.exit("%s is not built: it needs the CUDA build (cmake --build build --target event_window)" % probe)
+    def table(cmd, env=None):
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        if p.returncode != 0:
+            sys.exit("%s failed (exit %d):\n%s" % (cmd[0], p.returncode, p.stderr[-2000:]))
+        return p.stdout
+    rows = list(csv.DictReader(io.StringIO(table([probe]))))
+    ncu = shutil.which(args.ncu) or args.ncu
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "ncu.csv")
+        table([ncu, "--clock-control", "none", "--cache-control", "all", "-k", "regex:probe_",
+               "--metrics", "gpu__time_duration.sum", "--csv", "--print-units", "base", "--log-file", log,
+               probe, "--no-hold", "--reps", "10"])
+        text = open(log).read()
+    ncu_rows = [r for r in csv.reader(io.StringIO("\n".join(l for l in text.splitlines() if l.startswith('"'))))]
+    head = ncu_rows[0]
+    value = head.index("Metric Value")
+    durations = [float(r[value].replace(",", "")) for r in ncu_rows[1:]]
+    # The probes run in order, 10 launches each; "window_only" launches nothing.
+    launching = [r for r in rows if r["probe"] != "window_only"]
+    if len(durations) != 10 * len(launching):
+        sys.exit("ncu profiled %d launches, expected %d" % (len(durations), 10 * len(launching)))
+    result = []
+    print("%-20s %12s %12s %12s %9s" % ("probe", "event window", "ncu", "difference", "relative"))
+    for r in rows:
+        window = float(r["median_ns"])
+        row = {"probe": r["probe"], "window_median_ns": window, "window_p10_ns": float(r["p10_ns"]),
+               "window_p90_ns": float(r["p90_ns"])}
+        if r in launching:
+            k = launching.index(r)
+            kernel = statistics.median(durations[10 * k:10 * k + 10])
+            row.update({"ncu_median_ns": kernel, "difference_ns": window - kernel,
+                        "relative_difference": window / kernel - 1})
+            print("%-20s %12s %12s %12s %8.1f%%" % (r["probe"], fmt_ns(window), fmt_ns(kernel),
+                                                     fmt_ns(window - kernel), 100 * (window / kernel - 1)))
+        else:
+            print("%-20s %12s" % (r["probe"], fmt_ns(window)))
+        result.append(row)
+    return {"measure": "window", "probes": result}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("measure", choices=["repeat", "ncu", "latency", "aa"])
-    ap.add_argument("--task", required=True)
-    ap.add_argument("--solution", required=True)
+    ap.add_argument("measure", choices=["repeat", "ncu", "latency", "aa", "window"])
+    ap.add_argument("--task", help="every measure but window")
+    ap.add_argument("--solution", help="every measure but window")
     ap.add_argument("--shape", action="append", help="as arena eval --shape (repeatable); default: the visible shapes")
     ap.add_argument("--runs", type=int, default=5, help="repeat, aa: separate arena eval runs")
     ap.add_argument("--kernel", default=".*", help="ncu: regex of the solution's kernel names")
@@ -218,7 +267,10 @@ def main():
     ap.add_argument("--ncu", default="ncu")
     ap.add_argument("--json", help="also write the result as JSON here")
     args = ap.parse_args()
-    result = {"repeat": cmd_repeat, "ncu": cmd_ncu, "latency": cmd_latency, "aa": cmd_aa}[args.measure](args)
+    if args.measure != "window" and not (args.task and args.solution):
+        ap.error("%s needs --task and --solution" % args.measure)
+    result = {"repeat": cmd_repeat, "ncu": cmd_ncu, "latency": cmd_latency, "aa": cmd_aa,
+              "window": cmd_window}[args.measure](args)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(result, f, indent=2)

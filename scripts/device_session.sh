@@ -44,6 +44,8 @@ case ${STAGE:-1} in
 2)
   (cd build && timeout 400 ctest -L gpu -E "CudaTrap|redteam" --output-on-failure >"$log/gpu_tests.log" 2>&1)
   grep -E "Test +#|tests passed|Failed" "$log/gpu_tests.log" | tail -30
+  # The event window's fixed part against ncu (docs/timing.md, "Accuracy").
+  timeout 120 python3 bench/timing_quality.py window --json "$log/window.json" 2>&1 | tee "$log/window.txt"
   for t in vector_add_f32 softmax_f32; do
     timeout 150 python3 bench/defence_cost.py --task "cuda/$t" --solution "tasks/cuda/$t/starter.cu" --runs 3 \
       --json "$log/defence_cost_$t.json" 2>&1 | tee "$log/defence_cost_$t.txt"

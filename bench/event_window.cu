@@ -1,0 +1,104 @@
+// How much of the judge's event window is not the kernel: times probe kernels exactly as the CUDA
+// runner times a call (L2 swept, stream held by the spinning kernel, start event, launch, stop
+// event, release) and prints each probe's median window. bench/timing_quality.py's `window`
+// measure runs it again under Nsight Compute and compares the two per probe: the difference is
+// the window's fixed part (launch start-up, the events), what separates a short kernel's event
+// time from ncu's gpu__time_duration (docs/timing.md, "Accuracy").
+//   event_window [--no-hold] [--reps N]      CSV on stdout: probe,median_ns,p10_ns,p90_ns
+// --no-hold: no stream hold (under ncu, which serializes launches).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "backends/cuda/hold_kernel.cuh"
+#include "backends/cuda/l2_flush.cuh"
+
+// At global scope, so that ncu's kernel filter (regex:probe_) sees their plain names.
+__global__ void probe_empty() {}
+
+// One element per thread, as the vector_add starter.
+__global__ void probe_add(const float* a, const float* b, float* c, long n) {
+  const long i = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x;
+  if (i < n) c[i] = a[i] + b[i];
+}
+
+namespace {
+
+struct Probe {
+  const char* name;
+  int blocks;  // empty probes: the grid; add probes: 0 (one thread per element)
+  long n;      // add probes: elements
+};
+
+void check(cudaError_t e, const char* what) {
+  if (e == cudaSuccess) return;
+  std::fprintf(stderr, "event_window: %s: %s\n", what, cudaGetErrorString(e));
+  std::exit(1);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool hold = true;
+  int reps = 200;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--no-hold") == 0) {
+      hold = false;
+    } else if (std::strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
+      reps = std::max(1, std::atoi(argv[++i]));
+    } else {
+      std::fprintf(stderr, "usage: %s [--no-hold] [--reps N]\n", argv[0]);
+      return 2;
+    }
+  }
+  const std::vector<Probe> probes = {
+      {"window_only", -1, 0},       {"empty_1_block", 1, 0},      {"empty_4096_blocks", 4096, 0},
+      {"add_262144", 0, 262144},    {"add_1000003", 0, 1000003},  {"add_4194304", 0, 4194304},
+      {"add_9999991", 0, 9999991},  {"add_67108864", 0, 67108864}};
+  arena::cuda::L2Flush l2;
+  if (!l2.init(0)) check(cudaErrorMemoryAllocation, "the L2 flush buffer");
+  cudaStream_t stream;
+  check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream");
+  cudaEvent_t start, stop;
+  check(cudaEventCreate(&start), "event");
+  check(cudaEventCreate(&stop), "event");
+  int* release_host = nullptr;
+  int* release_dev = nullptr;
+  int* gave_up = nullptr;
+  check(cudaHostAlloc(&release_host, sizeof(int), cudaHostAllocMapped), "release flag");
+  check(cudaHostGetDevicePointer(&release_dev, release_host, 0), "release flag");
+  check(cudaMalloc(&gave_up, sizeof(int)), "gave_up");
+  const long most = 67108864;
+  float *a, *b, *c;
+  check(cudaMalloc(&a, most * sizeof(float)), "a");
+  check(cudaMalloc(&b, most * sizeof(float)), "b");
+  check(cudaMalloc(&c, most * sizeof(float)), "c");
+  check(cudaMemset(a, 0, most * sizeof(float)), "a");
+  check(cudaMemset(b, 0, most * sizeof(float)), "b");
+  std::printf("probe,median_ns,p10_ns,p90_ns\n");
+  for (const Probe& p : probes) {
+    std::vector<double> ns;
+    for (int r = 0; r < reps; ++r) {
+      l2.flush(stream);
+      check(cudaStreamSynchronize(stream), "the L2 sweep");
+      *reinterpret_cast<volatile int*>(release_host) = 0;
+      if (hold) arena::cuda::hold_stream<<<1, 1, 0, stream>>>(release_dev, gave_up, 1'000'000'000ull);
+      cudaEventRecord(start, stream);
+      if (p.blocks > 0) probe_empty<<<p.blocks, 128, 0, stream>>>();
+      if (p.blocks == 0) probe_add<<<static_cast<unsigned>((p.n + 255) / 256), 256, 0, stream>>>(a, b, c, p.n);
+      cudaEventRecord(stop, stream);
+      *reinterpret_cast<volatile int*>(release_host) = 1;
+      check(cudaStreamSynchronize(stream), "a probe");
+      float ms = 0;
+      check(cudaEventElapsedTime(&ms, start, stop), "the events");
+      ns.push_back(static_cast<double>(ms) * 1e6);
+    }
+    std::sort(ns.begin(), ns.end());
+    std::printf("%s,%.0f,%.0f,%.0f\n", p.name, ns[ns.size() / 2], ns[ns.size() / 10], ns[ns.size() * 9 / 10]);
+  }
+  return 0;
+}
