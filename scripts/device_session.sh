@@ -9,6 +9,8 @@
 #   STAGE=1 scripts/device_session.sh LOG_DIR     STAGE=2 scripts/device_session.sh LOG_DIR
 #   STAGE=3 DEADLINE=SECONDS scripts/device_session.sh LOG_DIR     STAGE=build: only the build
 #   STAGE=4: the profile round's test, then every GPU test but the trap set (after sandbox or timing changes)
+#   STAGE=verify: one call's worth (~8 min): the GPU tests, latency of two starters, the event
+#   window against ncu, an episode's second round (runner_start), the trap set, the red team alone
 set -uo pipefail
 log=${1:-device-logs}
 mkdir -p "$log" && log=$(cd "$log" && pwd)
@@ -52,6 +54,29 @@ case ${STAGE:-1} in
   done
   ;;
 build) ;;
+verify)
+  (cd build && timeout 200 ctest -L gpu -E "CudaTrap|redteam" --output-on-failure >"$log/gpu_tests.log" 2>&1)
+  grep -E "tests passed|\(Failed\)|Total Test" "$log/gpu_tests.log" | tail -12
+  for t in vector_add_f32 softmax_f32; do
+    timeout 60 python3 bench/timing_quality.py latency --task "cuda/$t" --solution "tasks/cuda/$t/starter.cu" \
+      --json "$log/latency_$t.json" >"$log/latency_$t.txt" 2>&1
+    echo "== latency $t"; head -9 "$log/latency_$t.txt"
+  done
+  timeout 120 python3 bench/timing_quality.py window --json "$log/window.json" 2>&1 | tee "$log/window.txt"
+  # Two rounds of an episode: the second round's runners were started when the first was done.
+  from=$(mktemp -d)
+  cp tasks/cuda/vector_add_f32/starter.cu "$from/1.cu"
+  cp tests/redteam/cuda/honest/vector_add_f32_vec4.cu "$from/2.cu"
+  timeout 120 ./build/arena run --agent replay --from "$from" --task cuda/vector_add_f32 --num-iterations 2 \
+    --max-time 0.3 --runs-dir "$log/runs" >"$log/episode.log" 2>&1
+  for f in "$log"/runs/*/episodes/*/verdicts/round-*.json; do
+    python3 -c "import json,sys; v=json.load(open(sys.argv[1])); print(sys.argv[1].split('/')[-1], 'runner_start', round(v['seconds'].get('runner_start', -1), 3), 'total', round(v['seconds']['total'], 3))" "$f"
+  done
+  (cd build && timeout 90 ctest -R CudaTrap -j 3 --output-on-failure >"$log/traps.log" 2>&1)
+  grep -E "tests passed|\(Failed\)" "$log/traps.log" | tail -5
+  (cd build && timeout 200 ctest -R redteam_cuda --output-on-failure -V >"$log/redteam_cuda.log" 2>&1)
+  grep -E "red team:|MISMATCH|tests passed" "$log/redteam_cuda.log" | tail -6
+  ;;
 4)
   # Re-verification after a change to the sandbox or the timing loop: the profile round, then
   # every other GPU test but the trap set (the red team included), one at a time.
