@@ -55,10 +55,10 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  const std::vector<Probe> probes = {
-      {"window_only", -1, 0},       {"empty_1_block", 1, 0},      {"empty_4096_blocks", 4096, 0},
-      {"add_262144", 0, 262144},    {"add_1000003", 0, 1000003},  {"add_4194304", 0, 4194304},
-      {"add_9999991", 0, 9999991},  {"add_67108864", 0, 67108864}};
+  const std::vector<Probe> probes = {{"window_only", -1, 0},         {"empty_1_block", 1, 0},
+                                     {"empty_4096_blocks", 4096, 0}, {"add_262144", 0, 262144},
+                                     {"add_1000003", 0, 1000003},    {"add_4194304", 0, 4194304},
+                                     {"add_9999991", 0, 9999991},    {"add_67108864", 0, 67108864}};
   arena::cuda::L2Flush l2;
   if (!l2.init(0)) check(cudaErrorMemoryAllocation, "the L2 flush buffer");
   cudaStream_t stream;
@@ -86,10 +86,12 @@ int main(int argc, char** argv) {
       l2.flush(stream);
       check(cudaStreamSynchronize(stream), "the L2 sweep");
       *reinterpret_cast<volatile int*>(release_host) = 0;
-      if (hold) arena::cuda::hold_stream<<<1, 1, 0, stream>>>(release_dev, gave_up, 1'000'000'000ull);
+      if (hold)
+        arena::cuda::hold_stream<<<1, 1, 0, stream>>>(release_dev, gave_up, 1'000'000'000ull);
       cudaEventRecord(start, stream);
       if (p.blocks > 0) probe_empty<<<p.blocks, 128, 0, stream>>>();
-      if (p.blocks == 0) probe_add<<<static_cast<unsigned>((p.n + 255) / 256), 256, 0, stream>>>(a, b, c, p.n);
+      if (p.blocks == 0)
+        probe_add<<<static_cast<unsigned>((p.n + 255) / 256), 256, 0, stream>>>(a, b, c, p.n);
       cudaEventRecord(stop, stream);
       *reinterpret_cast<volatile int*>(release_host) = 1;
       check(cudaStreamSynchronize(stream), "a probe");
@@ -98,7 +100,8 @@ int main(int argc, char** argv) {
       ns.push_back(static_cast<double>(ms) * 1e6);
     }
     std::sort(ns.begin(), ns.end());
-    std::printf("%s,%.0f,%.0f,%.0f\n", p.name, ns[ns.size() / 2], ns[ns.size() / 10], ns[ns.size() * 9 / 10]);
+    std::printf("%s,%.0f,%.0f,%.0f\n", p.name, ns[ns.size() / 2], ns[ns.size() / 10],
+                ns[ns.size() * 9 / 10]);
   }
   return 0;
 }

@@ -117,7 +117,8 @@ TEST(DeviceLock, CorrectnessWorkRunsBesideOtherCorrectnessWork) {
   ASSERT_GT(child, 0);
   bool waited = false;
   {
-    DeviceLock lock("cuda-0", [&](const std::string&) { waited = true; }, DeviceLock::Mode::kShared);
+    DeviceLock lock(
+        "cuda-0", [&](const std::string&) { waited = true; }, DeviceLock::Mode::kShared);
     EXPECT_FALSE(waited);
     EXPECT_EQ(lock.waited_seconds(), 0);
   }
@@ -130,7 +131,8 @@ TEST(DeviceLock, CorrectnessWorkWaitsWhileAnotherJudgeTimes) {
   pid_t child = hold_in_child("cuda-0", 600);
   ASSERT_GT(child, 0);
   std::string told;
-  DeviceLock lock("cuda-0", [&](const std::string& who) { told = who; }, DeviceLock::Mode::kShared);
+  DeviceLock lock(
+      "cuda-0", [&](const std::string& who) { told = who; }, DeviceLock::Mode::kShared);
   EXPECT_EQ(told, "pid " + std::to_string(child) + " is timing on it");
   EXPECT_GT(lock.waited_seconds(), 0.2);
   reap(child);
@@ -153,7 +155,8 @@ TEST(DeviceLock, AJudgeWaitingToTimeGoesBeforeNewCorrectnessWork) {
   LockDir dir;
   pid_t a = hold_in_child("cuda-0", 800, DeviceLock::Mode::kShared);
   ASSERT_GT(a, 0);
-  const std::filesystem::path file = std::filesystem::path(getenv("ARENA_LOCK_DIR")) / "cuda-0.lock";
+  const std::filesystem::path file =
+      std::filesystem::path(getenv("ARENA_LOCK_DIR")) / "cuda-0.lock";
   int took[2];
   ASSERT_EQ(pipe(took), 0);
   pid_t b = fork();
@@ -191,7 +194,8 @@ TEST(DeviceLock, AnUnusableDirectoryIsAClearError) {
     DeviceLock lock("cpu");
     ADD_FAILURE() << "no error";
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("/proc/arena-no-such-dir/cpu.lock"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("/proc/arena-no-such-dir/cpu.lock"), std::string::npos)
+        << e.what();
     EXPECT_NE(std::string(e.what()).find("ARENA_LOCK_DIR"), std::string::npos) << e.what();
   }
   unsetenv("ARENA_LOCK_DIR");
