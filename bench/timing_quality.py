@@ -231,18 +231,19 @@ def cmd_window(args):
     value = head.index("Metric Value")
     durations = [float(r[value].replace(",", "")) for r in ncu_rows[1:]]
     # The probes run in order, 10 launches each; "window_only" launches nothing.
-    launching = [r for r in rows if r["probe"] != "window_only"]
-    if len(durations) != 10 * len(launching):
-        sys.exit("ncu profiled %d launches, expected %d" % (len(durations), 10 * len(launching)))
+    launching = sum(1 for r in rows if r["probe"] != "window_only")
+    if len(durations) != 10 * launching:
+        sys.exit("ncu profiled %d launches, expected %d" % (len(durations), 10 * launching))
     result = []
     print("%-20s %12s %12s %12s %9s" % ("probe", "event window", "ncu", "difference", "relative"))
+    k = 0  # the launching probe's index among the launching ones
     for r in rows:
         window = float(r["median_ns"])
         row = {"probe": r["probe"], "window_median_ns": window, "window_p10_ns": float(r["p10_ns"]),
                "window_p90_ns": float(r["p90_ns"])}
-        if r in launching:
-            k = launching.index(r)
+        if r["probe"] != "window_only":
             kernel = statistics.median(durations[10 * k:10 * k + 10])
+            k += 1
             row.update({"ncu_median_ns": kernel, "difference_ns": window - kernel,
                         "relative_difference": window / kernel - 1})
             print("%-20s %12s %12s %12s %8.1f%%" % (r["probe"], fmt_ns(window), fmt_ns(kernel),

@@ -151,6 +151,11 @@ class Judge {
     if (options_.progress) options_.progress(line);
   }
 
+  // What a DeviceLock tells when the judge must wait for the device (judge/device_lock.hpp).
+  std::function<void(const std::string&)> device_wait_note() const {
+    return [this](const std::string& who) { progress("waiting for the device: " + who); };
+  }
+
   // The baseline also runs where it is not timed: on held-out shapes its correctness makes the
   // candidate's quadrant (regression, improvement, ...).
   bool needs_baseline() const {
@@ -191,10 +196,7 @@ class Judge {
     // The shape's correctness work shares the device with other judges' but not with their
     // timing (judge/device_lock.hpp); time_shape lets it go before it asks for the lock itself.
     double t = now_seconds();
-    std::optional<DeviceLock> device_use(std::in_place, backend_.device_key(),
-                                         [this](const std::string& who) {
-                                           progress("waiting for the device: " + who);
-                                         },
+    std::optional<DeviceLock> device_use(std::in_place, backend_.device_key(), device_wait_note(),
                                          DeviceLock::Mode::kShared);
     add_seconds("device_wait", t);
 
@@ -368,9 +370,7 @@ class Judge {
     // One judge times on a device at a time (judge/device_lock.hpp); the wait is not timing.
     t = now_seconds();
     device_use.reset();
-    DeviceLock device_lock(backend_.device_key(), [this](const std::string& who) {
-      progress("waiting for the device: " + who);
-    });
+    DeviceLock device_lock(backend_.device_key(), device_wait_note());
     add_seconds("device_wait", t);
 
     t = now_seconds();
