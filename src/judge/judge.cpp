@@ -20,6 +20,7 @@
 #include "judge/random.hpp"
 #include "judge/reordering.hpp"
 #include "judge/runner_offset.hpp"
+#include "judge/window_overhead.hpp"
 #include "judge/runner_pool.hpp"
 #include "judge/sanitizer_run.hpp"
 #include "judge/timed_data_on_device.hpp"
@@ -72,8 +73,11 @@ FailureClass class_of(const CallOutcome& o) {
 
 class Judge {
  public:
-  Judge(const Task& task, const Backend& backend, const JudgeOptions& options, Verdict& verdict)
-      : task_(task), backend_(backend), options_(options), v_(verdict) {}
+  // `window_overhead`: what comes off each plain timed call's device time (window_overhead.hpp).
+  Judge(const Task& task, const Backend& backend, const JudgeOptions& options, Verdict& verdict,
+        std::optional<double> window_overhead)
+      : task_(task), backend_(backend), options_(options), v_(verdict),
+        window_overhead_(window_overhead) {}
 
   void run(const std::string& source) {
     v_.warnings = scan_source(source, backend_.name());
@@ -456,6 +460,10 @@ class Judge {
     lo.timeout_s = timeout();
     lo.telemetry = [this] { return backend_.telemetry(); };
     lo.graph_launches = options_.graph_launches;
+    // Graph replays and host-clock times keep their windows whole (window_overhead.hpp).
+    const std::optional<double> overhead =
+        options_.graph_launches == 0 && !backend_.times_on_host_clock() ? window_overhead_ : std::nullopt;
+    lo.window_overhead_ns = overhead.value_or(0);
     lo.order_seed = stream_key(sv.seeds.back(), 0x0DE5);
     lo.on_device = on_device != nullptr;
     if (on_device) {
@@ -525,6 +533,7 @@ class Judge {
     tm.baseline_first = r.baseline_first;  // 0 without a baseline
     tm.cold_cache = options_.cold_cache;
     tm.graph_launches = options_.graph_launches;
+    tm.window_overhead_ns = overhead;
     tm.checked_on_device = on_device != nullptr;
     tm.checked_on_host_because = host_path_reason;
     if (fresh) {
@@ -669,6 +678,7 @@ class Judge {
   const Backend& backend_;
   const JudgeOptions& options_;
   Verdict& v_;
+  const std::optional<double> window_overhead_;
   RunnerPool own_runners_;  // where options_.runners is null; first: it outlives its lanes
   std::unique_ptr<DevicePlane> plane_;  // before the lanes: they map its buffers
   std::unique_ptr<Lane> reference_;
@@ -693,8 +703,12 @@ Verdict judge_solution(const Task& task, const Backend& backend, const std::stri
   v.device = backend.device();
   v.seed = options.seed;
   v.seed_was_given = options.seed_was_given;
+  // Read before any work: a malformed ARENA_WINDOW_OVERHEAD_NS stops the eval here, not halfway.
+  const auto name = v.device.find("name");
+  const std::optional<double> overhead =
+      window_overhead_to_apply(name == v.device.end() ? std::string() : name->second);
   double t0 = now_seconds();
-  Judge judge(task, backend, options, v);
+  Judge judge(task, backend, options, v, overhead);
   try {
     judge.run(source);
   } catch (const InternalError& e) {

@@ -1,11 +1,13 @@
 #include "judge/timing_loop.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "core/subprocess.hpp"
 #include "judge/random.hpp"
 #include "judge/sample_stats.hpp"
+#include "judge/window_overhead.hpp"
 
 namespace arena {
 
@@ -67,6 +69,9 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
     }
     if (options.after_call) options.after_call(lane);
     threads_after_call = o.threads_after;
+    if (graph == 0 && options.window_overhead_ns > 0)
+      o.runner_ns = static_cast<uint64_t>(
+          std::llround(kernel_time_ns(static_cast<double>(o.runner_ns), options.window_overhead_ns)));
     if (graph > 1) {  // per call
       o.runner_ns /= graph;
       o.all_work_ns /= graph;

@@ -78,6 +78,10 @@ struct TimingLoopOptions {
   // --graph: each sample is one replay of this many calls captured into a CUDA graph; every
   // time of a sample is then divided by it (per call). 0: one plain call per sample.
   int graph_launches = 0;
+  // The device's measured event-window overhead (judge/window_overhead.hpp), taken off every
+  // plain call's device time before it becomes a sample; 0: none. Not applied to graph replays
+  // (their window holds a graph launch, whose fixed part was not measured).
+  double window_overhead_ns = 0;
   // Called before each pair of timed calls (and once before the warm-ups), then before every
   // call of either lane, warm-up included (fresh inputs: judge/reordering). Work that readies a
   // pair (drawing new inputs) belongs in before_pair, so that what precedes each side's call is

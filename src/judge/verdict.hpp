@@ -46,6 +46,10 @@ struct Timing {
   std::optional<double> speedup;  // baseline median / candidate median
   // The device's measured runner offset (judge/runner_offset.hpp), ns; nullopt where unmeasured.
   std::optional<double> runner_offset_sd_ns;
+  // The event window's fixed part (judge/window_overhead.hpp), ns, taken off every sample of
+  // both sides (the medians, CIs and speedup are of what is left); nullopt: samples are whole
+  // windows (no measured row, --graph, or a host-clock backend).
+  std::optional<double> window_overhead_ns;
   // How uncertain the speedup is (95 %), on a log scale: the speedup lies within
   // [speedup * e^-u, speedup * e^u]. The two medians' log CI half-widths and the runner offset's
   // part combined in quadrature; for small u it reads as a relative half-width (0.01 = +-1 %).

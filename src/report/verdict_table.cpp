@@ -36,6 +36,12 @@ std::string render_verdict(const Verdict& v) {
              " calls per replay, times per call (only a replay's first call starts with a cold L2)\n";
       break;
     }
+  for (const auto& s : v.shapes)
+    if (s.timing && s.timing->window_overhead_ns) {
+      out += "times: event windows less the device's fixed " + format_duration_ns(*s.timing->window_overhead_ns) +
+             " (launch start-up and events), as Nsight Compute counts a kernel\n";
+      break;
+    }
   out += t.render();
   for (const auto& s : v.shapes)
     if (!s.correct) {

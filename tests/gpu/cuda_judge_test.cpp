@@ -127,7 +127,11 @@ TEST_F(CudaJudge, GraphModeTimesPerCallAndSaysSo) {
   const std::vector<std::string> base = {"-q", "eval", "-t", "cuda/vector_add_f32", "-s",
                                          source_path("tasks/cuda/vector_add_f32/starter.cu"), "--shape", "n=100000",
                                          "--max-time", "0.5", "--seed", "7"};
+  // The single call's whole event window (no fixed part taken off: window_overhead.hpp).
+  setenv("ARENA_WINDOW_OVERHEAD_NS", "0", 1);
   auto single = run_arena(base, true);
+  unsetenv("ARENA_WINDOW_OVERHEAD_NS");
+  EXPECT_TRUE(single.verdict["shapes"][0]["timing"]["window_overhead_ns"].is_null());
   auto args = base;
   args.insert(args.end(), {"--graph", "20"});
   auto graph = run_arena(args, true);
@@ -142,6 +146,35 @@ TEST_F(CudaJudge, GraphModeTimesPerCallAndSaysSo) {
   EXPECT_GT(per_call, 0);
   EXPECT_LT(per_call, alone) << "graph " << per_call << " ns per call vs " << alone << " ns for one call";
   EXPECT_TRUE(graph.verdict["flags"].empty()) << graph.verdict["flags"];
+}
+
+// The event window's fixed part comes off every plain timed call of both sides; a graph replay
+// keeps its window whole. An override larger than any call's window leaves each sample at the
+// least positive time, which the roofline then calls impossible.
+TEST_F(CudaJudge, TheWindowsFixedPartIsTakenOffPlainCallsOnly) {
+  const std::vector<std::string> base = {"-q", "eval", "-t", "cuda/vector_add_f32", "-s",
+                                         source_path("tasks/cuda/vector_add_f32/starter.cu"), "--shape", "n=100000",
+                                         "--max-time", "0.2"};
+  setenv("ARENA_WINDOW_OVERHEAD_NS", "1000000", 1);
+  auto plain = run_arena(base, true);
+  auto args = base;
+  args.insert(args.end(), {"--graph", "5"});
+  auto graph = run_arena(args, true);
+  unsetenv("ARENA_WINDOW_OVERHEAD_NS");
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  const auto& t = plain.verdict["shapes"][0]["timing"];
+  EXPECT_EQ(t["window_overhead_ns"], 1000000.0) << t;
+  EXPECT_EQ(t["median_ns"], 1.0) << t;
+  EXPECT_EQ(t["baseline"]["median_ns"], 1.0) << t;
+  EXPECT_NE(plain.output.find("times: event windows less the device's fixed"), std::string::npos) << plain.output;
+  EXPECT_EQ(graph.output.find("event windows less"), std::string::npos) << graph.output;
+  bool impossible = false;
+  for (const auto& f : plain.verdict["flags"]) impossible = impossible || f["name"] == "impossible_speed";
+  EXPECT_TRUE(impossible) << plain.verdict["flags"];
+  ASSERT_EQ(graph.exit_code, 0) << graph.output;
+  const auto& g = graph.verdict["shapes"][0]["timing"];
+  EXPECT_TRUE(g["window_overhead_ns"].is_null()) << g;
+  EXPECT_GT(g["median_ns"].get<double>(), 100) << g;
 }
 
 TEST_F(CudaJudge, ACuBlasExpertIsABaseline) {

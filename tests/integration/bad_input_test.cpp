@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -91,6 +92,14 @@ TEST(BadInput, GraphModeOnTheCpuIsRefused) {
   auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", source_path("tasks/cpu/vector_add_f32/starter.cpp"),
                       "--graph", "10"});
   expect_input_error(r, "--graph replays CUDA graphs; cpu/vector_add_f32 is a cpu task");
+}
+
+TEST(BadInput, MalformedWindowOverheadNamesTheVariable) {
+  setenv("ARENA_WINDOW_OVERHEAD_NS", "1.1us", 1);
+  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", source_path("tasks/cpu/vector_add_f32/starter.cpp"),
+                      "--no-timing"});
+  unsetenv("ARENA_WINDOW_OVERHEAD_NS");
+  expect_input_error(r, "ARENA_WINDOW_OVERHEAD_NS is '1.1us'");
 }
 
 TEST(BadInput, ExplicitShapesAreCheckedAgainstTheTask) {

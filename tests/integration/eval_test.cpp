@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <optional>
 #include <sstream>
 #include <thread>
@@ -64,6 +65,20 @@ TEST(Eval, StarterIsCorrectAndTheVerdictIsComplete) {
   EXPECT_GT(baseline_first, 0) << pairs;
   EXPECT_LT(baseline_first, pairs);
   EXPECT_NE(r.output.find("result: correct"), std::string::npos) << r.output;
+}
+
+// The event window's fixed part is a GPU launch's: a host-clock backend keeps its times whole,
+// whatever the override says.
+TEST(Eval, AHostClockTakesNoWindowOverheadOff) {
+  setenv("ARENA_WINDOW_OVERHEAD_NS", "500000", 1);
+  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", source_path("tasks/cpu/vector_add_f32/starter.cpp"),
+                      "--shape", "n=1000", "--max-time", "0.1"},
+                     true);
+  unsetenv("ARENA_WINDOW_OVERHEAD_NS");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto& t = r.verdict["shapes"][0]["timing"];
+  EXPECT_TRUE(t["window_overhead_ns"].is_null()) << t;
+  EXPECT_GT(t["median_ns"].get<double>(), 1) << t;
 }
 
 TEST(Eval, BlockedSgemmIsFasterThanTheNaiveStarter) {

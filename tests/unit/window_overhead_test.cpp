@@ -1,0 +1,78 @@
+// The event window's fixed part: a measured per-device constant taken off each plain timed call.
+#include "judge/window_overhead.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "core/error.hpp"
+
+namespace arena {
+namespace {
+
+// Sets ARENA_WINDOW_OVERHEAD_NS for one test and restores what was there.
+class OverheadEnv {
+ public:
+  explicit OverheadEnv(const char* value) {
+    if (const char* old = std::getenv(kName)) old_ = old;
+    if (value)
+      setenv(kName, value, 1);
+    else
+      unsetenv(kName);
+  }
+  ~OverheadEnv() {
+    if (old_)
+      setenv(kName, old_->c_str(), 1);
+    else
+      unsetenv(kName);
+  }
+
+ private:
+  static constexpr const char* kName = "ARENA_WINDOW_OVERHEAD_NS";
+  std::optional<std::string> old_;
+};
+
+TEST(WindowOverhead, NoRowMeansNoCorrection) {
+  EXPECT_FALSE(window_overhead_ns("AMD EPYC 7763 64-Core Processor"));
+  EXPECT_FALSE(window_overhead_ns(""));
+  OverheadEnv unset(nullptr);
+  EXPECT_FALSE(window_overhead_to_apply("AMD EPYC 7763 64-Core Processor"));
+  EXPECT_EQ(window_overhead_to_apply("NVIDIA H200"), window_overhead_ns("NVIDIA H200"));
+}
+
+TEST(WindowOverhead, TakesTheFixedPartOffAndNeverReachesZero) {
+  EXPECT_DOUBLE_EQ(kernel_time_ns(6600, 1100), 5500);
+  EXPECT_DOUBLE_EQ(kernel_time_ns(6600, 0), 6600);  // no correction
+  // A window shorter than the fixed part had nothing on the stream: the least positive time,
+  // so that the roofline still judges it.
+  EXPECT_DOUBLE_EQ(kernel_time_ns(900, 1100), 1);
+  EXPECT_DOUBLE_EQ(kernel_time_ns(1100, 1100), 1);
+}
+
+TEST(WindowOverhead, TheEnvironmentOverridesTheTable) {
+  {
+    OverheadEnv e("750");
+    EXPECT_EQ(window_overhead_to_apply("AMD EPYC 7763 64-Core Processor"), 750);
+    EXPECT_EQ(window_overhead_to_apply("NVIDIA H200"), 750);
+  }
+  {
+    OverheadEnv e("0");  // off, whatever the table says
+    EXPECT_FALSE(window_overhead_to_apply("NVIDIA H200"));
+  }
+}
+
+TEST(WindowOverhead, AMalformedOverrideNamesTheVariable) {
+  for (const char* bad : {"", "abc", "12us", "-5", "nan", "1e9"}) {
+    OverheadEnv e(bad);
+    try {
+      window_overhead_to_apply("NVIDIA H200");
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const InputError& err) {
+      EXPECT_NE(std::string(err.what()).find("ARENA_WINDOW_OVERHEAD_NS"), std::string::npos)
+          << err.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace arena
