@@ -12,6 +12,7 @@
 #include "core/task.hpp"
 #include "judge/calibration.hpp"
 #include "judge/device_lock.hpp"
+#include "judge/window_overhead.hpp"
 
 namespace arena::cli {
 namespace {
@@ -115,6 +116,17 @@ int run_device(const GlobalOptions& global, const DeviceOptions& o) {
     else
       std::cout << "  peak row: none (no roofline for this device)\n";
     out["peaks"] = peaks_json(peaks);
+    if (!b->times_on_host_clock()) {
+      const auto info = b->device();
+      const auto name = info.find("name");
+      const auto overhead = window_overhead_to_apply(name == info.end() ? "" : name->second);
+      if (overhead)
+        std::cout << "  timing: event windows less " << fixed(*overhead, 0)
+                  << " ns, the window's fixed part (ARENA_WINDOW_OVERHEAD_NS overrides)\n";
+      else
+        std::cout << "  timing: whole event windows (no measured window overhead for this device)\n";
+      out["window_overhead_ns"] = overhead ? nlohmann::json(*overhead) : nlohmann::json(nullptr);
+    }
     auto t = b->telemetry();
     if (t) {
       std::cout << "  telemetry: " << describe_telemetry(*t) << "\n";

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -36,6 +37,23 @@ TEST(DeviceCommand, DescribesTheCpuAndSaysWhyThereIsNoCpuTelemetry) {
   EXPECT_NE(r.output.find("  telemetry: ", cuda), std::string::npos) << r.output;
 #endif
 }
+
+#ifdef ARENA_WITH_CUDA
+// The GPU's section says whether its times are whole event windows or less the window's fixed
+// part, and which: an override is shown as the value used.
+TEST(DeviceCommand, SaysWhatComesOffTheGpusEventWindows) {
+  const auto json = temp_json("device-overhead");
+  setenv("ARENA_WINDOW_OVERHEAD_NS", "900", 1);
+  auto r = run_arena({"device", "--json", json.string()});
+  unsetenv("ARENA_WINDOW_OVERHEAD_NS");
+  size_t cuda = r.output.find("cuda:\n");
+  ASSERT_NE(cuda, std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("  timing: event windows less 900 ns", cuda), std::string::npos) << r.output;
+  EXPECT_EQ(read_json(json)["cuda"]["window_overhead_ns"], 900.0);
+  EXPECT_FALSE(read_json(json)["cpu"].contains("window_overhead_ns"));  // the CPU's clock is the host's
+  std::filesystem::remove(json);
+}
+#endif
 
 TEST(DeviceCommand, CalibrateWithoutAGpuSaysSoAndFails) {
   if (run_arena({"device"}).exit_code == 0) GTEST_SKIP() << "a GPU is usable here: tests/gpu calibrates it";
