@@ -30,5 +30,6 @@ Runner add_report_command(CLI::App& app, const GlobalOptions& global);
 Runner add_device_command(CLI::App& app, const GlobalOptions& global);
 Runner add_run_command(CLI::App& app, const GlobalOptions& global);
 Runner add_redteam_command(CLI::App& app, const GlobalOptions& global);
+Runner add_serve_command(CLI::App& app, const GlobalOptions& global);
 
 }  // namespace arena::cli

@@ -92,6 +92,31 @@ void add_eval_options(CLI::App& cmd, EvalOptions& o) {
   cmd.add_option("--max-time", o.max_time_s, "Seconds of timing per shape at most")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd.add_option("--server", o.server,
+                 "Judge on a running `arena serve` at this socket (its runners already up); '-' for the default "
+                 "($ARENA_JUDGE_SOCKET, else /tmp/kernelarena-<uid>/judge.sock)");
+}
+
+std::vector<std::string> eval_option_words(const EvalOptions& o) {
+  auto number = [](double v) {
+    std::ostringstream s;
+    s.precision(17);
+    s << v;
+    return s.str();
+  };
+  std::vector<std::string> w = {"--task", o.task, "--solution", o.solution, "--shapes", o.shapes};
+  for (const auto& shape : o.explicit_shapes) w.insert(w.end(), {"--shape", shape});
+  if (!o.baseline.empty()) w.insert(w.end(), {"--baseline", o.baseline});
+  if (!o.seed.empty()) w.insert(w.end(), {"--seed", o.seed});
+  w.insert(w.end(), {"--seeds-per-shape", std::to_string(o.seeds_per_shape)});
+  if (o.no_timing) w.push_back("--no-timing");
+  if (o.compile_only) w.push_back("--compile-only");
+  if (o.sanitize) w.push_back("--sanitize");
+  if (o.warm) w.push_back("--warm");
+  if (o.graph_launches > 0) w.insert(w.end(), {"--graph", std::to_string(o.graph_launches)});
+  if (o.timeout_s > 0) w.insert(w.end(), {"--timeout", number(o.timeout_s)});
+  w.insert(w.end(), {"--max-time", number(o.max_time_s)});
+  return w;
 }
 
 EvalOptions parse_eval_options(const std::vector<std::string>& words) {
@@ -103,7 +128,7 @@ EvalOptions parse_eval_options(const std::vector<std::string>& words) {
   return o;
 }
 
-Verdict judge_eval(const EvalOptions& o, const GlobalOptions& global) {
+Verdict judge_eval(const EvalOptions& o, const GlobalOptions& global, const EvalHooks& hooks) {
   Task task = load_task(resolve_task(o.task, tasks_root(global.tasks_dir)));
   if (!std::filesystem::is_regular_file(o.solution))
     throw InputError("--solution '" + o.solution + "': no such file");
@@ -143,7 +168,12 @@ Verdict judge_eval(const EvalOptions& o, const GlobalOptions& global) {
     throw InputError("--graph replays CUDA graphs; " + task.id + " is a " + task.backend + " task");
   jo.timeout_s = o.timeout_s;
   jo.stopping.max_seconds = o.max_time_s;
-  if (!global.quiet) jo.progress = [](const std::string& line) { std::cerr << "  .. " << line << "\n"; };
+  if (hooks.progress) {
+    jo.progress = hooks.progress;
+  } else if (!global.quiet) {
+    jo.progress = [](const std::string& line) { std::cerr << "  .. " << line << "\n"; };
+  }
+  jo.runners = hooks.runners;
 
   auto backend = backend_for(task, global);
   if (std::string why = backend->unavailable(); !why.empty() && !o.compile_only)

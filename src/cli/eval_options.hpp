@@ -3,11 +3,16 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "cli/commands.hpp"
 #include "judge/verdict.hpp"
+
+namespace arena {
+class RunnerPool;
+}
 
 namespace arena::cli {
 
@@ -27,6 +32,7 @@ struct EvalOptions {
   double timeout_s = 0;
   double max_time_s = 2.0;
   int seeds_per_shape = 2;
+  std::string server;  // --server: judge on `arena serve` at this socket instead of here
 };
 
 // Registers the options of `arena eval` on `cmd`, writing into `o` (which must outlive it).
@@ -36,8 +42,19 @@ void add_eval_options(CLI::App& cmd, EvalOptions& o);
 // CLI::ParseError.
 EvalOptions parse_eval_options(const std::vector<std::string>& words);
 
+// The words that parse_eval_options() reads back into `o` (--server and --json left out: they
+// say where to judge and where the verdict goes, not what to judge). Paths as they are in `o`.
+std::vector<std::string> eval_option_words(const EvalOptions& o);
+
+// What a caller other than the command line gives the judging: a pool of runners that outlives
+// it (`arena serve`'s) and where progress lines go (default: stderr unless --quiet).
+struct EvalHooks {
+  RunnerPool* runners = nullptr;
+  std::function<void(const std::string&)> progress;
+};
+
 // Judges as `arena eval` does. Throws InputError on a bad option, task or solution, and when the
 // task's backend cannot run here (unless --compile-only).
-Verdict judge_eval(const EvalOptions& o, const GlobalOptions& global);
+Verdict judge_eval(const EvalOptions& o, const GlobalOptions& global, const EvalHooks& hooks = {});
 
 }  // namespace arena::cli

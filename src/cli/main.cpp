@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   Runner device = add_device_command(app, global);
   Runner run = add_run_command(app, global);
   Runner redteam = add_redteam_command(app, global);
+  Runner serve = add_serve_command(app, global);
 
   try {
     app.parse(argc, argv);
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("device")) return device();
     if (app.got_subcommand("run")) return run();
     if (app.got_subcommand("redteam")) return redteam();
+    if (app.got_subcommand("serve")) return serve();
     return tasks();
   } catch (const arena::InputError& e) {
     std::cerr << "error: " << e.what() << "\n";

@@ -122,7 +122,8 @@ TEST(BadInput, BaselineExpertNeedsAnExpert) {
 
 TEST(Help, EveryCommandHasHelp) {
   for (std::vector<std::string> cmd : {std::vector<std::string>{"--help"}, {"eval", "--help"}, {"tasks", "--help"},
-                                       {"tasks", "list", "--help"}, {"tasks", "show", "--help"}, {"tasks", "check", "--help"}}) {
+                                       {"tasks", "list", "--help"}, {"tasks", "show", "--help"}, {"tasks", "check", "--help"},
+                                       {"serve", "--help"}}) {
     auto r = run_arena(cmd);
     EXPECT_EQ(r.exit_code, 0) << cmd[0];
     EXPECT_NE(r.output.find("Usage"), std::string::npos) << r.output;
