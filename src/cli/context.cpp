@@ -17,7 +17,8 @@ std::unique_ptr<Backend> backend_for(const Task& task, const GlobalOptions& glob
 
 std::unique_ptr<Backend> backend_named(const std::string& name, const GlobalOptions& global) {
   BackendOptions o;
-  o.cache_dir = global.cache_dir.empty() ? default_cache_dir() : std::filesystem::path(global.cache_dir);
+  o.cache_dir =
+      global.cache_dir.empty() ? default_cache_dir() : std::filesystem::path(global.cache_dir);
   o.runner_dir = executable_dir();
   o.device = global.device;
   return make_backend(name, o);

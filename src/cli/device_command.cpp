@@ -30,8 +30,12 @@ std::string fixed(double v, int digits) {
 
 nlohmann::json peaks_json(const std::optional<DevicePeaks>& p) {
   if (!p) return nullptr;
-  return {{"name", p->name},           {"memory_gbytes_per_s", p->memory_gbytes_per_s}, {"fp32_tflops", p->fp32_tflops},
-          {"tf32_tflops", p->tf32_tflops}, {"bf16_tflops", p->bf16_tflops},             {"fp8_tflops", p->fp8_tflops},
+  return {{"name", p->name},
+          {"memory_gbytes_per_s", p->memory_gbytes_per_s},
+          {"fp32_tflops", p->fp32_tflops},
+          {"tf32_tflops", p->tf32_tflops},
+          {"bf16_tflops", p->bf16_tflops},
+          {"fp8_tflops", p->fp8_tflops},
           {"int8_tops", p->int8_tops}};
 }
 
@@ -52,7 +56,8 @@ bool print_calibration(const Backend& b, nlohmann::json& out) {
     return true;  // nothing to measure there: not a failure
   }
   if (b.unavailable().empty())
-    std::cout << "  calibrating: copy bandwidth, bf16/tf32/fp32 GEMM at 8192³ (cuBLAS)...\n" << std::flush;
+    std::cout << "  calibrating: copy bandwidth, bf16/tf32/fp32 GEMM at 8192³ (cuBLAS)...\n"
+              << std::flush;
   std::map<std::string, std::string> measured;
   {
     DeviceLock lock(b.device_key(), [](const std::string& who) {
@@ -67,19 +72,23 @@ bool print_calibration(const Backend& b, nlohmann::json& out) {
   }
   auto peaks = b.peaks();
   auto rows = compare_calibration(measured, peaks);
-  std::cout << "  measured" << (peaks ? " vs the peak row " + peaks->name : " (no peak row for this device)") << ":\n";
+  std::cout << "  measured"
+            << (peaks ? " vs the peak row " + peaks->name : " (no peak row for this device)")
+            << ":\n";
   nlohmann::json jrows = nlohmann::json::array();
   for (const auto& r : rows) {
-    std::cout << "    " << std::left << std::setw(15) << r.what << std::right << std::setw(9) << fixed(r.measured, 1)
-              << " " << r.unit;
-    if (r.peak) std::cout << "  of " << fixed(*r.peak, 0) << " " << r.unit << "  = " << fixed(*r.fraction, 2);
+    std::cout << "    " << std::left << std::setw(15) << r.what << std::right << std::setw(9)
+              << fixed(r.measured, 1) << " " << r.unit;
+    if (r.peak)
+      std::cout << "  of " << fixed(*r.peak, 0) << " " << r.unit << "  = " << fixed(*r.fraction, 2);
     std::cout << "\n";
-    jrows.push_back({{"key", r.key},
-                     {"what", r.what},
-                     {"unit", r.unit},
-                     {"measured", r.measured},
-                     {"peak", r.peak ? nlohmann::json(*r.peak) : nlohmann::json(nullptr)},
-                     {"fraction", r.fraction ? nlohmann::json(*r.fraction) : nlohmann::json(nullptr)}});
+    jrows.push_back(
+        {{"key", r.key},
+         {"what", r.what},
+         {"unit", r.unit},
+         {"measured", r.measured},
+         {"peak", r.peak ? nlohmann::json(*r.peak) : nlohmann::json(nullptr)},
+         {"fraction", r.fraction ? nlohmann::json(*r.fraction) : nlohmann::json(nullptr)}});
   }
   out["compared"] = jrows;
   if (rows.empty()) {
@@ -110,9 +119,10 @@ int run_device(const GlobalOptions& global, const DeviceOptions& o) {
     out["device"] = b->device();
     auto peaks = b->peaks();
     if (peaks)
-      std::cout << "  peak row: " << peaks->name << ": memory " << peaks->memory_gbytes_per_s << " GB/s, fp32 "
-                << peaks->fp32_tflops << ", tf32 " << peaks->tf32_tflops << ", bf16 " << peaks->bf16_tflops << ", fp8 "
-                << peaks->fp8_tflops << " TFLOP/s (dense)\n";
+      std::cout << "  peak row: " << peaks->name << ": memory " << peaks->memory_gbytes_per_s
+                << " GB/s, fp32 " << peaks->fp32_tflops << ", tf32 " << peaks->tf32_tflops
+                << ", bf16 " << peaks->bf16_tflops << ", fp8 " << peaks->fp8_tflops
+                << " TFLOP/s (dense)\n";
     else
       std::cout << "  peak row: none (no roofline for this device)\n";
     out["peaks"] = peaks_json(peaks);
@@ -124,7 +134,8 @@ int run_device(const GlobalOptions& global, const DeviceOptions& o) {
         std::cout << "  timing: event windows less " << fixed(*overhead, 0)
                   << " ns, the window's fixed part (ARENA_WINDOW_OVERHEAD_NS overrides)\n";
       else
-        std::cout << "  timing: whole event windows (no measured window overhead for this device)\n";
+        std::cout
+            << "  timing: whole event windows (no measured window overhead for this device)\n";
       out["window_overhead_ns"] = overhead ? nlohmann::json(*overhead) : nlohmann::json(nullptr);
     }
     auto t = b->telemetry();
@@ -158,13 +169,16 @@ int run_device(const GlobalOptions& global, const DeviceOptions& o) {
 }  // namespace
 
 Runner add_device_command(CLI::App& app, const GlobalOptions& global) {
-  CLI::App* cmd = app.add_subcommand("device", "Show the devices the judge would use: CPU, and the GPU chosen by --device");
+  CLI::App* cmd = app.add_subcommand(
+      "device", "Show the devices the judge would use: CPU, and the GPU chosen by --device");
   auto o = std::make_shared<DeviceOptions>();
-  cmd->add_flag("--calibrate", o->calibrate,
-                "Measure the GPU's copy bandwidth and GEMM rates (arena-calibrate) against the peak table");
+  cmd->add_flag(
+      "--calibrate", o->calibrate,
+      "Measure the GPU's copy bandwidth and GEMM rates (arena-calibrate) against the peak table");
   cmd->add_option("--json", o->json_path, "Also write everything shown as JSON to FILE");
   cmd->footer(
-      "Exit codes: 0 every built backend can run here (and, with --calibrate, the GPU was measured), 1 the GPU "
+      "Exit codes: 0 every built backend can run here (and, with --calibrate, the GPU was "
+      "measured), 1 the GPU "
       "cannot (none visible, no CUDA in this build, or the calibration failed), 3 internal error.");
   return [&global, o] { return run_device(global, *o); };
 }

@@ -9,6 +9,7 @@
 #include "cli/judge_socket.hpp"
 #include "core/error.hpp"
 #include "core/subprocess.hpp"
+#include "core/task_catalog.hpp"
 #include "judge/verdict_json.hpp"
 #include "report/verdict_table.hpp"
 
@@ -37,14 +38,17 @@ std::string absolute_if_here(const std::string& path) {
 // directory), prints its progress lines as they come, and gives back its exit code.
 int eval_on_server(EvalOptions o, const GlobalOptions& global) {
   const std::string socket = o.server == "-" ? default_judge_socket() : o.server;
+  // The server has its own working directory and environment: paths absolute, and the tasks
+  // root this client would use ($ARENA_TASKS_DIR included).
   o.task = absolute_if_here(o.task);
-  o.solution = absolute_if_here(o.solution);
-  if (o.baseline != "expert") o.baseline = absolute_if_here(o.baseline);
+  o.solution = std::filesystem::absolute(o.solution).string();
+  if (!o.baseline.empty() && o.baseline != "expert")
+    o.baseline = std::filesystem::absolute(o.baseline).string();
   nlohmann::json request = {
       {"args", eval_option_words(o)},
       {"quiet", global.quiet},
       {"device", global.device},
-      {"tasks_dir", absolute_if_here(global.tasks_dir)},
+      {"tasks_dir", std::filesystem::absolute(tasks_root(global.tasks_dir)).string()},
       {"cache_dir",
        global.cache_dir.empty() ? "" : std::filesystem::absolute(global.cache_dir).string()}};
   LineChannel server(connect_judge_socket(socket));
@@ -56,16 +60,18 @@ int eval_on_server(EvalOptions o, const GlobalOptions& global) {
     if (reply.is_discarded() || !reply.is_object())
       throw InternalError("the judge server on '" + socket + "' sent '" + line + "'");
     if (reply.contains("progress")) {
-      std::cerr << "  .. " << reply["progress"].get<std::string>() << "\n";
+      std::cerr << "  .. " << reply.value("progress", std::string()) << "\n";
       continue;
     }
     const int code = reply.value("exit_code", kExitInternalError);
     if (reply.contains("error")) {
       std::cerr << (code == kExitInputError ? "error: " : "internal error: ")
-                << reply["error"].get<std::string>() << "\n";
+                << reply.value("error", std::string()) << "\n";
       return code;
     }
-    emit(o, reply.value("rendered", ""), reply["verdict"]);
+    if (!reply.contains("verdict"))
+      throw InternalError("the judge server on '" + socket + "' sent no verdict: '" + line + "'");
+    emit(o, reply.value("rendered", ""), reply.at("verdict"));
     return code;
   }
   throw InternalError("the judge server on '" + socket +

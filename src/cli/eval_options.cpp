@@ -27,7 +27,8 @@ Shape parse_shape_arg(const Task& task, const std::string& text) {
   auto bad = [&](const std::string& why) {
     std::string names;
     for (const auto& p : task.params) names += (names.empty() ? "" : " ") + p.name + "=…";
-    return InputError("--shape '" + text + "': " + why + " (write every param of " + task.id + ": " + names + ")");
+    return InputError("--shape '" + text + "': " + why + " (write every param of " + task.id +
+                      ": " + names + ")");
   };
   while (words >> word) {
     auto eq = word.find('=');
@@ -64,36 +65,44 @@ uint64_t parse_seed(const std::string& s) {
 }  // namespace
 
 void add_eval_options(CLI::App& cmd, EvalOptions& o) {
-  cmd.add_option("-t,--task", o.task, "Task directory, or a name such as cpu/sgemm_f32")->required();
+  cmd.add_option("-t,--task", o.task, "Task directory, or a name such as cpu/sgemm_f32")
+      ->required();
   cmd.add_option("-s,--solution", o.solution, "Solution source file")->required();
   cmd.add_option("--shapes", o.shapes, "Which shapes: visible, heldout or all")
       ->check(CLI::IsMember({"visible", "heldout", "all"}))
       ->capture_default_str();
-  cmd.add_option("--shape", o.explicit_shapes,
-                  "Judge this shape instead (repeatable), e.g. --shape 'M=8192 N=8192 K=8192'; set 'custom'");
+  cmd.add_option(
+      "--shape", o.explicit_shapes,
+      "Judge this shape instead (repeatable), e.g. --shape 'M=8192 N=8192 K=8192'; set 'custom'");
   cmd.add_option("--baseline", o.baseline,
-                  "Time against 'expert' (the task's expert file) or another solution FILE instead of the task's baseline");
+                 "Time against 'expert' (the task's expert file) or another solution FILE instead "
+                 "of the task's baseline");
   cmd.add_option("--json", o.json_path, "Write the verdict as JSON to FILE ('-' for stdout)");
-  cmd.add_option("--seed", o.seed, "Seed for inputs (default: a fresh secret one, recorded in the verdict)");
+  cmd.add_option("--seed", o.seed,
+                 "Seed for inputs (default: a fresh secret one, recorded in the verdict)");
   cmd.add_option("--seeds-per-shape", o.seeds_per_shape, "Input seeds per shape (at least 2)")
       ->check(CLI::Range(2, 100))
       ->capture_default_str();
   cmd.add_flag("--no-timing", o.no_timing, "Check correctness only");
   cmd.add_flag("--compile-only", o.compile_only, "Only compile (and link-check); needs no device");
   cmd.add_flag("--sanitize", o.sanitize,
-                "Also run the solution under compute-sanitizer (memcheck, racecheck, initcheck, synccheck) on the "
-                "smallest visible shape; any error fails the verdict (class sanitizer). CUDA only");
+               "Also run the solution under compute-sanitizer (memcheck, racecheck, initcheck, "
+               "synccheck) on the "
+               "smallest visible shape; any error fails the verdict (class sanitizer). CUDA only");
   cmd.add_option("--graph", o.graph_launches,
-                  "Time each sample as one CUDA graph replay of N calls (launch-bound shapes); reported per call")
+                 "Time each sample as one CUDA graph replay of N calls (launch-bound shapes); "
+                 "reported per call")
       ->check(CLI::Range(1, 10000));
-  cmd.add_flag("--warm", o.warm, "Time with warm caches (default: caches evicted before every sample)");
+  cmd.add_flag("--warm", o.warm,
+               "Time with warm caches (default: caches evicted before every sample)");
   cmd.add_option("--timeout", o.timeout_s, "Seconds one call may take (default: the task's limit)")
       ->check(CLI::PositiveNumber);
   cmd.add_option("--max-time", o.max_time_s, "Seconds of timing per shape at most")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd.add_option("--server", o.server,
-                 "Judge on a running `arena serve` at this socket (its runners already up); '-' for the default "
+                 "Judge on a running `arena serve` at this socket (its runners already up); '-' "
+                 "for the default "
                  "($ARENA_JUDGE_SOCKET, else /tmp/kernelarena-<uid>/judge.sock)");
 }
 
@@ -143,18 +152,21 @@ Verdict judge_eval(const EvalOptions& o, const GlobalOptions& global, const Eval
     for (const auto& text : o.explicit_shapes) {
       Shape s = parse_shape_arg(task, text);
       auto problems = task.shape_problems(s);
-      if (!problems.empty()) throw InputError("--shape '" + text + "' is not legal for " + task.id + ": " + problems[0]);
+      if (!problems.empty())
+        throw InputError("--shape '" + text + "' is not legal for " + task.id + ": " + problems[0]);
       jo.shapes.push_back({s, "custom", ""});
     }
   }
   if (o.baseline == "expert") {
     if (!task.expert)
-      throw InputError(task.file.string() + ": --baseline expert, but the task declares no 'expert' file");
+      throw InputError(task.file.string() +
+                       ": --baseline expert, but the task declares no 'expert' file");
     jo.baseline = *task.expert;
     jo.baseline_libraries = task.all_libraries();
   } else if (!o.baseline.empty()) {
     if (!std::filesystem::is_regular_file(o.baseline))
-      throw InputError("--baseline '" + o.baseline + "': no such file (give 'expert' or a solution file)");
+      throw InputError("--baseline '" + o.baseline +
+                       "': no such file (give 'expert' or a solution file)");
     jo.baseline = o.baseline;
     jo.baseline_libraries = task.libraries;
   }
@@ -179,9 +191,11 @@ Verdict judge_eval(const EvalOptions& o, const GlobalOptions& global, const Eval
   if (std::string why = backend->unavailable(); !why.empty() && !o.compile_only)
     throw InputError("cannot run " + task.backend + " solutions on this machine: " + why +
                      " (--compile-only still checks that the solution compiles)");
-  if (o.sanitize && o.compile_only) throw InputError("--sanitize runs the solution: it does not go with --compile-only");
+  if (o.sanitize && o.compile_only)
+    throw InputError("--sanitize runs the solution: it does not go with --compile-only");
   if (o.sanitize)
-    if (std::string why = backend->sanitizer_unavailable(); !why.empty()) throw InputError("--sanitize: " + why);
+    if (std::string why = backend->sanitizer_unavailable(); !why.empty())
+      throw InputError("--sanitize: " + why);
   return judge_solution(task, *backend, o.solution, source, jo);
 }
 

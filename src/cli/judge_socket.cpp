@@ -56,6 +56,14 @@ int listen_judge_socket(const std::string& path) {
                        ec.message());
     chmod(dir.c_str(), 0700);
   }
+  // A directory someone else could write in could hold someone else's socket by that name.
+  struct stat d {};
+  const std::string where = dir.empty() ? "." : dir.string();
+  if (lstat(where.c_str(), &d) != 0 || !S_ISDIR(d.st_mode) ||
+      !(d.st_uid == getuid() || (d.st_uid == 0 && (d.st_mode & S_ISVTX))) ||
+      (d.st_uid == getuid() && (d.st_mode & 0022) && !(d.st_mode & S_ISVTX)))
+    throw InputError("judge socket '" + path + "': its directory " + where +
+                     " must be yours and not writable by others (or a sticky one such as /tmp)");
   if (const int other = try_connect(path); other >= 0) {
     close(other);
     throw InputError("judge socket '" + path +
@@ -77,6 +85,11 @@ int listen_judge_socket(const std::string& path) {
 }
 
 int connect_judge_socket(const std::string& path) {
+  // Only a server of this user is asked to judge (and believed).
+  struct stat st {};
+  if (stat(path.c_str(), &st) == 0 && st.st_uid != getuid())
+    throw InputError("judge socket '" + path + "' belongs to user " + std::to_string(st.st_uid) +
+                     ", not to you: start your own with `arena serve --socket PATH`");
   const int fd = try_connect(path);
   if (fd < 0)
     throw InputError("no judge server answers on '" + path + "' (" + std::strerror(errno) +

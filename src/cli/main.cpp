@@ -14,10 +14,13 @@ int main(int argc, char** argv) {
       "Exit codes: 0 judged and correct; 1 judged and not correct (or a flag voids the speedup);\n"
       "2 usage or input error; 3 internal error. See docs/cli.md.");
   GlobalOptions global;
-  app.add_option("--tasks-dir", global.tasks_dir, "Tasks directory (default: $ARENA_TASKS_DIR or the built-in tasks/)");
-  app.add_option("--cache-dir", global.cache_dir, "Compile cache (default: $ARENA_CACHE_DIR or ~/.cache/kernelarena)");
+  app.add_option("--tasks-dir", global.tasks_dir,
+                 "Tasks directory (default: $ARENA_TASKS_DIR or the built-in tasks/)");
+  app.add_option("--cache-dir", global.cache_dir,
+                 "Compile cache (default: $ARENA_CACHE_DIR or ~/.cache/kernelarena)");
   app.add_flag("-q,--quiet", global.quiet, "No progress lines on stderr");
-  app.add_option("--device", global.device, "Which GPU (index) every command uses")->check(CLI::NonNegativeNumber);
+  app.add_option("--device", global.device, "Which GPU (index) every command uses")
+      ->check(CLI::NonNegativeNumber);
   Runner eval = add_eval_command(app, global);
   Runner tasks = add_tasks_command(app, global);
   Runner report = add_report_command(app, global);

@@ -4,9 +4,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <set>
-
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "cli/commands.hpp"
 #include "cli/context.hpp"
@@ -78,7 +77,9 @@ Outcome compare(const Verdict& v, const RedteamExpectation& e) {
   return o;
 }
 
-std::string seconds_text(double s) { return format_number(s, 3) + " s"; }
+std::string seconds_text(double s) {
+  return format_number(s, 3) + " s";
+}
 
 int run_redteam(const RedteamOptions& o, const GlobalOptions& global) {
   RedteamManifest manifest = load_redteam_manifest(o.manifest);
@@ -92,19 +93,24 @@ int run_redteam(const RedteamOptions& o, const GlobalOptions& global) {
       manifest.fail(c, "task", e.what());
     }
     if (tasks.at(c.task).backend != c.backend)
-      manifest.fail(c, "backend", "'" + c.backend + "', but " + c.task + " is a " + tasks.at(c.task).backend + " task");
+      manifest.fail(
+          c, "backend",
+          "'" + c.backend + "', but " + c.task + " is a " + tasks.at(c.task).backend + " task");
   }
   std::set<std::string> known;
   for (const auto& c : manifest.cases) known.insert(c.name);
   for (const auto& n : o.cases)
-    if (!known.count(n)) throw InputError("--case '" + n + "': no such case in " + manifest.file.string());
+    if (!known.count(n))
+      throw InputError("--case '" + n + "': no such case in " + manifest.file.string());
   std::vector<const RedteamCase*> chosen;
   for (const auto& c : manifest.cases) {
     if (!o.backend.empty() && c.backend != o.backend) continue;
-    if (!o.cases.empty() && std::find(o.cases.begin(), o.cases.end(), c.name) == o.cases.end()) continue;
+    if (!o.cases.empty() && std::find(o.cases.begin(), o.cases.end(), c.name) == o.cases.end())
+      continue;
     chosen.push_back(&c);
   }
-  if (chosen.empty()) throw InputError("no case of " + manifest.file.string() + " matches --backend and --case");
+  if (chosen.empty())
+    throw InputError("no case of " + manifest.file.string() + " matches --backend and --case");
 
   GlobalOptions quiet = global;
   quiet.quiet = true;  // one progress line per case, not the judge's steps
@@ -122,9 +128,14 @@ int run_redteam(const RedteamOptions& o, const GlobalOptions& global) {
         unavailable[c.backend] = e.what();
       }
     }
-    nlohmann::json r = {{"name", c.name},         {"class", c.exploit_class},  {"backend", c.backend},
-                        {"task", c.task},         {"solution", c.solution},   {"args", c.args},
-                        {"expected", c.expect.text()}, {"note", c.note}};
+    nlohmann::json r = {{"name", c.name},
+                        {"class", c.exploit_class},
+                        {"backend", c.backend},
+                        {"task", c.task},
+                        {"solution", c.solution},
+                        {"args", c.args},
+                        {"expected", c.expect.text()},
+                        {"note", c.note}};
     std::string got, mark;
     if (!unavailable[c.backend].empty()) {
       ++skipped;
@@ -151,21 +162,24 @@ int run_redteam(const RedteamOptions& o, const GlobalOptions& global) {
     r["ok"] = mark == "ok";
     r["seconds"] = secs;
     results.push_back(r);
-    table.add_row({c.exploit_class, c.name, c.backend, c.expect.text(), got, mark, seconds_text(secs)});
+    table.add_row(
+        {c.exploit_class, c.name, c.backend, c.expect.text(), got, mark, seconds_text(secs)});
     if (!global.quiet)
-      std::cerr << "[" << i + 1 << "/" << chosen.size() << "] " << c.name << " (" << c.exploit_class << ", "
-                << c.backend << "): " << mark << (mark == "skipped" ? "" : ": expected " + c.expect.text() + ", got " + got)
+      std::cerr << "[" << i + 1 << "/" << chosen.size() << "] " << c.name << " (" << c.exploit_class
+                << ", " << c.backend << "): " << mark
+                << (mark == "skipped" ? "" : ": expected " + c.expect.text() + ", got " + got)
                 << " (" << seconds_text(secs) << ")\n";
   }
 
   const int mismatched = ran - matched;
   std::cout << table.render();
-  std::cout << "red team: " << ran << " judged, " << matched << " as expected, " << mismatched << " not"
-            << (skipped ? ", " + std::to_string(skipped) + " skipped" : "") << "\n";
+  std::cout << "red team: " << ran << " judged, " << matched << " as expected, " << mismatched
+            << " not" << (skipped ? ", " + std::to_string(skipped) + " skipped" : "") << "\n";
   for (const auto& r : results)
     if (r["skipped"].is_null() && !r["ok"].get<bool>())
-      std::cout << "MISMATCH " << r["name"].get<std::string>() << ": expected " << r["expected"].get<std::string>()
-                << ", got " << r["got"].get<std::string>() << "\n";
+      std::cout << "MISMATCH " << r["name"].get<std::string>() << ": expected "
+                << r["expected"].get<std::string>() << ", got " << r["got"].get<std::string>()
+                << "\n";
   if (ran == 0) {
     std::cout << "nothing could run here";
     for (const auto& [b, why] : unavailable)
@@ -174,7 +188,11 @@ int run_redteam(const RedteamOptions& o, const GlobalOptions& global) {
   }
   if (!o.json.empty()) {
     nlohmann::json doc = {{"manifest", manifest.file.string()},
-                          {"summary", {{"judged", ran}, {"as_expected", matched}, {"mismatched", mismatched}, {"skipped", skipped}}},
+                          {"summary",
+                           {{"judged", ran},
+                            {"as_expected", matched},
+                            {"mismatched", mismatched},
+                            {"skipped", skipped}}},
                           {"cases", results}};
     write_file_atomic(o.json, doc.dump(2) + "\n");
   }
@@ -191,16 +209,20 @@ int run_redteam(const RedteamOptions& o, const GlobalOptions& global) {
 
 Runner add_redteam_command(CLI::App& app, const GlobalOptions& global) {
   auto o = std::make_shared<RedteamOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "redteam", "Judge the red-team cases (cheats of every exploit class, honest fast solutions) against their expectations");
-  o->manifest = (std::filesystem::path(ARENA_SOURCE_DIR) / "tests" / "redteam" / "cases.yaml").string();
+  CLI::App* cmd = app.add_subcommand("redteam",
+                                     "Judge the red-team cases (cheats of every exploit class, "
+                                     "honest fast solutions) against their expectations");
+  o->manifest =
+      (std::filesystem::path(ARENA_SOURCE_DIR) / "tests" / "redteam" / "cases.yaml").string();
   cmd->add_option("--manifest", o->manifest, "The manifest")->capture_default_str();
-  cmd->add_option("--backend", o->backend, "Only the cases of this backend")->check(CLI::IsMember({"cpu", "cuda"}));
+  cmd->add_option("--backend", o->backend, "Only the cases of this backend")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
   cmd->add_option("--case", o->cases, "Only this case (repeatable)");
   cmd->add_option("--json", o->json, "Write every case's outcome and verdict as JSON to FILE");
   cmd->add_option("--markdown", o->markdown, "Write the summary table as Markdown to FILE");
   cmd->footer(
-      "Exit codes: 0 every judged case as expected, 1 some case not as expected, 2 input error (a bad manifest),\n"
+      "Exit codes: 0 every judged case as expected, 1 some case not as expected, 2 input error (a "
+      "bad manifest),\n"
       "4 no case could run here (e.g. CUDA cases without a GPU: each is reported skipped).");
   return [o, &global] { return run_redteam(*o, global); };
 }

@@ -13,7 +13,8 @@ namespace arena::cli {
 namespace {
 
 int run_report(const std::vector<std::string>& files) {
-  Table t({"task", "solution", "result", "shapes", "geomean speedup", "held-out", "conditional", "retention", "flags"});
+  Table t({"task", "solution", "result", "shapes", "geomean speedup", "held-out", "conditional",
+           "retention", "flags"});
   int incorrect = 0;
   // Held-out quadrants summed over every verdict that judged held-out shapes.
   int both_pass = 0, regression = 0, both_fail = 0, improvement = 0, with_heldout = 0;
@@ -33,31 +34,43 @@ int run_report(const std::vector<std::string>& files) {
                               ? format_number(s["geomean_speedup_visible"].get<double>()) + "x"
                               : "-";
     std::string flags;
-    for (const auto& fl : v["flags"]) flags += (flags.empty() ? "" : ", ") + fl["name"].get<std::string>();
+    for (const auto& fl : v["flags"])
+      flags += (flags.empty() ? "" : ", ") + fl["name"].get<std::string>();
     std::string heldout = "-", conditional = "-", retention = "-";
     if (s.contains("heldout") && s["heldout"].is_object()) {
       const auto& h = s["heldout"];
-      const int bp = h.value("both_pass", 0), rg = h.value("regression", 0), bf = h.value("both_fail", 0),
-                im = h.value("improvement", 0);
+      const int bp = h.value("both_pass", 0), rg = h.value("regression", 0),
+                bf = h.value("both_fail", 0), im = h.value("improvement", 0);
       ++with_heldout;
       both_pass += bp, regression += rg, both_fail += bf, improvement += im;
-      heldout = std::to_string(bp + im) + "/" + std::to_string(bp + rg + bf + im + h.value("baseline_unknown", 0)) +
-                (rg > 0 ? " (" + std::to_string(rg) + " regression" + (rg > 1 ? "s" : "") + ")" : "");
+      heldout =
+          std::to_string(bp + im) + "/" +
+          std::to_string(bp + rg + bf + im + h.value("baseline_unknown", 0)) +
+          (rg > 0 ? " (" + std::to_string(rg) + " regression" + (rg > 1 ? "s" : "") + ")" : "");
       if (h["conditional_correctness"].is_number())
         conditional = format_number(100 * h["conditional_correctness"].get<double>(), 3) + "%";
-      if (h["speedup_retention"].is_number()) retention = format_number(h["speedup_retention"].get<double>());
+      if (h["speedup_retention"].is_number())
+        retention = format_number(h["speedup_retention"].get<double>());
     }
-    t.add_row({v["task"], std::filesystem::path(v["solution"]["path"].get<std::string>()).lexically_normal().string(),
-               correct ? "correct" : s["failure_class"].is_null() ? "internal_error" : s["failure_class"].get<std::string>(),
-               std::to_string(s["shapes_passed"].get<int>()) + "/" + std::to_string(s["shapes_total"].get<int>()), speedup,
-               heldout, conditional, retention, flags.empty() ? "-" : flags});
+    t.add_row({v["task"],
+               std::filesystem::path(v["solution"]["path"].get<std::string>())
+                   .lexically_normal()
+                   .string(),
+               correct                        ? "correct"
+               : s["failure_class"].is_null() ? "internal_error"
+                                              : s["failure_class"].get<std::string>(),
+               std::to_string(s["shapes_passed"].get<int>()) + "/" +
+                   std::to_string(s["shapes_total"].get<int>()),
+               speedup, heldout, conditional, retention, flags.empty() ? "-" : flags});
   }
   std::cout << t.render();
   if (with_heldout > 0) {
-    std::cout << "held-out over " << with_heldout << " verdict(s): " << both_pass << " both pass, " << regression
-              << " regression, " << both_fail << " both fail, " << improvement << " improvement";
+    std::cout << "held-out over " << with_heldout << " verdict(s): " << both_pass << " both pass, "
+              << regression << " regression, " << both_fail << " both fail, " << improvement
+              << " improvement";
     if (both_pass + regression > 0)
-      std::cout << "; conditional correctness " << format_number(100.0 * both_pass / (both_pass + regression), 3) << "%";
+      std::cout << "; conditional correctness "
+                << format_number(100.0 * both_pass / (both_pass + regression), 3) << "%";
     std::cout << "\n";
   }
   return incorrect == 0 ? kExitCorrect : kExitNotCorrect;
@@ -67,7 +80,8 @@ int run_report(const std::vector<std::string>& files) {
 
 Runner add_report_command(CLI::App& app, const GlobalOptions&) {
   auto files = std::make_shared<std::vector<std::string>>();
-  CLI::App* cmd = app.add_subcommand("report", "One table over verdict JSON files (from arena eval --json)");
+  CLI::App* cmd =
+      app.add_subcommand("report", "One table over verdict JSON files (from arena eval --json)");
   cmd->add_option("verdicts", *files, "Verdict files")->required()->check(CLI::ExistingFile);
   cmd->footer("Exit codes: 0 every verdict correct, 1 some not, 2 input error.");
   return [files] { return run_report(*files); };

@@ -196,8 +196,9 @@ Runner add_run_command(CLI::App& app, const GlobalOptions& global) {
                   "(none); without a working bwrap, none with a warning")
       ->check(CLI::IsMember({"bwrap", "none"}))
       ->capture_default_str();
-  cmd->add_flag("--agent-gpu", o->config.agent_gpu,
-                "Let a sandboxed agent see the GPU device nodes (by default only rounds run on it)");
+  cmd->add_flag(
+      "--agent-gpu", o->config.agent_gpu,
+      "Let a sandboxed agent see the GPU device nodes (by default only rounds run on it)");
   cmd->add_option("--agent-network", o->config.agent_network,
                   "A sandboxed agent's network: shared (it needs its API endpoint) or none")
       ->check(CLI::IsMember({"shared", "none"}))

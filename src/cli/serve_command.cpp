@@ -6,6 +6,7 @@
 
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -35,13 +36,19 @@ extern "C" void on_stop_signal(int) {
   g_stop = true;
 }
 
+// A reply line; bytes that are not UTF-8 (a compiler's message, a path) become U+FFFD instead of
+// an exception.
+std::string reply_text(const nlohmann::json& reply) {
+  return reply.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 // Judges one request; every reply line goes to `client`. False when the client sent none (it
 // only looked whether a server answers).
 bool serve_one(LineChannel& client, const GlobalOptions& server_global, RunnerPool& pool) {
   std::string line;
   if (!client.read_line(line)) return false;
   auto fail = [&client](int code, const std::string& message) {
-    client.write_line(nlohmann::json{{"error", message}, {"exit_code", code}}.dump());
+    client.write_line(reply_text({{"error", message}, {"exit_code", code}}));
   };
   const nlohmann::json request = nlohmann::json::parse(line, nullptr, false);
   if (request.is_discarded() || !request.is_object() || !request.contains("args") ||
@@ -52,34 +59,35 @@ bool serve_one(LineChannel& client, const GlobalOptions& server_global, RunnerPo
   }
   try {
     EvalOptions o;
+    GlobalOptions g = server_global;
+    int device = server_global.device;
     try {
       o = parse_eval_options(request["args"].get<std::vector<std::string>>());
+      g.quiet = request.value("quiet", false);
+      device = request.value("device", server_global.device);
+      if (const std::string d = request.value("tasks_dir", ""); !d.empty()) g.tasks_dir = d;
+      if (const std::string d = request.value("cache_dir", ""); !d.empty()) g.cache_dir = d;
     } catch (const CLI::ParseError& e) {
       throw InputError(std::string("eval options: ") + e.what());
+    } catch (const nlohmann::json::exception& e) {
+      throw InputError(std::string("the request's fields: ") + e.what());
     }
-    GlobalOptions g = server_global;
-    g.quiet = request.value("quiet", false);
-    if (const int device = request.value("device", server_global.device);
-        device != server_global.device)
+    if (device != server_global.device)
       throw InputError("this judge server judges on GPU " + std::to_string(server_global.device) +
                        ", not " + std::to_string(device) + " (start one with `arena --device " +
                        std::to_string(device) + " serve --socket ...`)");
-    if (const std::string d = request.value("tasks_dir", ""); !d.empty()) g.tasks_dir = d;
-    if (const std::string d = request.value("cache_dir", ""); !d.empty()) g.cache_dir = d;
     EvalHooks hooks;
     hooks.runners = &pool;
     if (!g.quiet)
       hooks.progress = [&client](const std::string& p) {
-        client.write_line(nlohmann::json{{"progress", p}}.dump());
+        client.write_line(reply_text({{"progress", p}}));
       };
     std::cout << "eval: " << o.task << " " << o.solution << "\n" << std::flush;
     const size_t ahead_before = pool.lent_ahead();
     Verdict v = judge_eval(o, g, hooks);
-    client.write_line(nlohmann::json{
-        {"rendered", render_verdict(v)},
-        {"verdict", verdict_to_json(v)},
-        {"exit_code",
-         v.exit_code()}}.dump());
+    client.write_line(reply_text({{"rendered", render_verdict(v)},
+                                  {"verdict", verdict_to_json(v)},
+                                  {"exit_code", v.exit_code()}}));
     std::cout << "  exit " << v.exit_code() << ", " << v.seconds["total"] << " s, "
               << pool.lent_ahead() - ahead_before << " runner(s) started ahead\n"
               << std::flush;
@@ -98,6 +106,8 @@ int run_serve(const GlobalOptions& global, const ServeOptions& o) {
   const int listener = listen_judge_socket(path);
   struct sigaction sa {};
   sa.sa_handler = on_stop_signal;
+  sa.sa_flags =
+      SA_RESTART;  // an eval's reads and waits go on; only the accept loop's poll() sees it
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
   RunnerPool pool;
@@ -110,8 +120,18 @@ int run_serve(const GlobalOptions& global, const ServeOptions& o) {
     if (poll(&p, 1, 200) <= 0) continue;  // a timeout, or a signal: look at g_stop again
     const int fd = accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
     if (fd < 0) continue;
+    // A client that sends nothing (or stops reading) holds the server 10 s at most per read or
+    // write, not forever.
+    const timeval limit{10, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof(limit));
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof(limit));
     LineChannel client(fd);
-    if (serve_one(client, global, pool)) ++served;
+    try {
+      if (serve_one(client, global, pool)) ++served;
+    } catch (const std::exception& e) {  // the reply itself failed: this client's loss only
+      std::cout << "  internal error: " << e.what() << "\n" << std::flush;
+      ++served;
+    }
   }
   close(listener);
   unlink(path.c_str());

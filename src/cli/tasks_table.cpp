@@ -3,9 +3,8 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <iostream>
-
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "cli/context.hpp"
@@ -29,7 +28,9 @@ std::string today() {
   return buf;
 }
 
-std::string fraction(const std::optional<double>& f) { return f ? format_number(*f, 2) : "-"; }
+std::string fraction(const std::optional<double>& f) {
+  return f ? format_number(*f, 2) : "-";
+}
 
 // One row from a verdict's JSON (a live run's or a saved one): the starter as candidate, the
 // baseline counted as the expert when it is the task's expert file.
@@ -38,18 +39,22 @@ std::vector<std::string> row_of(const Task& t, const nlohmann::json& v, bool* ok
   const nlohmann::json* sv = v["shapes"].empty() ? nullptr : &v["shapes"][0];
   if (sv)
     for (const auto& [k, x] : (*sv)["params"].items()) shape.params[k] = x.get<int64_t>();
-  *ok = v["compile"]["ok"] == true && sv && (*sv)["status"] == "pass" && (*sv)["timing"].is_object();
+  *ok =
+      v["compile"]["ok"] == true && sv && (*sv)["status"] == "pass" && (*sv)["timing"].is_object();
   if (!*ok) {
-    std::string why = v["compile"]["ok"] != true ? "the starter does not compile"
-                      : !sv                     ? "not judged"
+    std::string why = v["compile"]["ok"] != true  ? "the starter does not compile"
+                      : !sv                       ? "not judged"
                       : (*sv)["status"] == "pass" ? "not timed"
                                                   : (*sv)["failure_class"].dump();
     return {t.id, shape.label(), "failed: " + why, "", "", "", ""};
   }
   const auto& tm = (*sv)["timing"];
-  auto number = [](const nlohmann::json& j) { return j.is_number() ? std::optional<double>(j.get<double>()) : std::nullopt; };
+  auto number = [](const nlohmann::json& j) {
+    return j.is_number() ? std::optional<double>(j.get<double>()) : std::nullopt;
+  };
   const bool expert = t.expert && tm["baseline"].is_object() && v["baseline"]["path"].is_string() &&
-                      std::filesystem::path(v["baseline"]["path"].get<std::string>()).filename() == t.expert->filename();
+                      std::filesystem::path(v["baseline"]["path"].get<std::string>()).filename() ==
+                          t.expert->filename();
   auto speedup = number(tm["speedup"]);
   return {t.id,
           shape.label(),
@@ -64,7 +69,8 @@ std::vector<std::string> row_of(const Task& t, const nlohmann::json& v, bool* ok
 
 int run_tasks_table(const TasksTableOptions& o, const GlobalOptions& g) {
   auto root = tasks_root(g.tasks_dir);
-  Table table({"task", "shape", "starter", "starter roofline", "expert", "expert roofline", "expert speedup"});
+  Table table({"task", "shape", "starter", "starter roofline", "expert", "expert roofline",
+               "expert speedup"});
   // Saved verdicts, by task: a later file's verdict replaces an earlier one's.
   std::map<std::string, nlohmann::json> saved;
   for (const auto& f : o.from) {
@@ -74,14 +80,18 @@ int run_tasks_table(const TasksTableOptions& o, const GlobalOptions& g) {
     } catch (const std::exception& e) {
       throw InputError("--from '" + f + "': not a JSON array of verdicts (" + e.what() + ")");
     }
-    if (!arr.is_array()) throw InputError("--from '" + f + "': not a JSON array of verdicts (arena tasks table --json)");
+    if (!arr.is_array())
+      throw InputError("--from '" + f +
+                       "': not a JSON array of verdicts (arena tasks table --json)");
     for (size_t i = 0; i < arr.size(); ++i) {
       const auto& v = arr[i];
       bool whole = v.is_object() && v.value("schema", "") == "kernelarena.verdict/1";
-      for (const char* key : {"task", "compile", "shapes", "baseline", "device"}) whole = whole && v.contains(key);
+      for (const char* key : {"task", "compile", "shapes", "baseline", "device"})
+        whole = whole && v.contains(key);
       if (!whole)
         throw InputError("--from '" + f + "': element " + std::to_string(i) +
-                         " is not a whole verdict (schema kernelarena.verdict/1 with task, compile, shapes, baseline, "
+                         " is not a whole verdict (schema kernelarena.verdict/1 with task, "
+                         "compile, shapes, baseline, "
                          "device); give files written by arena tasks table --json");
       saved[v["task"].get<std::string>()] = v;
     }
@@ -94,7 +104,8 @@ int run_tasks_table(const TasksTableOptions& o, const GlobalOptions& g) {
     nlohmann::json vj;
     if (!o.from.empty()) {
       auto it = saved.find(t.id);
-      if (it == saved.end()) throw InputError("--from: no verdict for " + t.id + " in the given files");
+      if (it == saved.end())
+        throw InputError("--from: no verdict for " + t.id + " in the given files");
       vj = it->second;
     } else {
       // The largest visible shape: where a task is most bandwidth- or compute-bound, so its
@@ -110,9 +121,11 @@ int run_tasks_table(const TasksTableOptions& o, const GlobalOptions& g) {
         jo.baseline = *t.expert;
         jo.baseline_libraries = t.all_libraries();
       }
-      vj = verdict_to_json(judge_solution(t, *backend, t.starter.string(), read_file(t.starter), jo));
+      vj = verdict_to_json(
+          judge_solution(t, *backend, t.starter.string(), read_file(t.starter), jo));
     }
-    if (device.empty() && vj["device"].is_object() && vj["device"].contains("name")) device = vj["device"]["name"];
+    if (device.empty() && vj["device"].is_object() && vj["device"].contains("name"))
+      device = vj["device"]["name"];
     all.push_back(vj);
     bool ok = false;
     table.add_row(row_of(t, vj, &ok));
@@ -125,13 +138,19 @@ int run_tasks_table(const TasksTableOptions& o, const GlobalOptions& g) {
     std::ofstream md(o.markdown);
     if (!md) throw InputError("--markdown '" + o.markdown + "': cannot write there");
     md << "# Tasks: starter and expert on the " << device << "\n\n"
-       << "Generated by `arena tasks table" << (o.suite.empty() ? "" : " --suite " + o.suite) << from_args
-       << " --markdown " << o.markdown << "` on " << today() << " (do not edit by hand). Each task at its\n"
-       << "largest visible shape: the starter (the naive kernel an agent starts from, the baseline of\n"
-       << "evals) and, where the task has one, the expert (a vendor library: `arena eval --baseline\n"
-       << "expert`), timed against each other with cold L2 (the median per call). Roofline: the least\n"
-       << "time the device's peak row allows for the task's FLOPs and bytes, over the median (1.0 is the\n"
-       << "hardware limit). Expert speedup: starter median / expert median. Task details: `arena tasks\n"
+       << "Generated by `arena tasks table" << (o.suite.empty() ? "" : " --suite " + o.suite)
+       << from_args << " --markdown " << o.markdown << "` on " << today()
+       << " (do not edit by hand). Each task at its\n"
+       << "largest visible shape: the starter (the naive kernel an agent starts from, the baseline "
+          "of\n"
+       << "evals) and, where the task has one, the expert (a vendor library: `arena eval "
+          "--baseline\n"
+       << "expert`), timed against each other with cold L2 (the median per call). Roofline: the "
+          "least\n"
+       << "time the device's peak row allows for the task's FLOPs and bytes, over the median (1.0 "
+          "is the\n"
+       << "hardware limit). Expert speedup: starter median / expert median. Task details: `arena "
+          "tasks\n"
        << "show NAME` and each task's README.\n\n"
        << table.render_markdown();
   }

@@ -2,9 +2,13 @@
 // for the next eval, and clear errors where no server answers or one already does.
 
 #include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <regex>
 #include <thread>
@@ -17,10 +21,48 @@ namespace {
 using testing::run_arena;
 using testing::source_path;
 
+// Whether a server answers on `path` (a connection that sends nothing: the server does not
+// count it as an eval).
+bool answers(const std::string& path) {
+  const int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  std::snprintf(a.sun_path, sizeof(a.sun_path), "%s", path.c_str());
+  const bool ok = connect(fd, reinterpret_cast<const sockaddr*>(&a), sizeof(a)) == 0;
+  close(fd);
+  return ok;
+}
+
+// Sends `line` and gives back the server's first reply line ("" when none came).
+std::string request(const std::string& path, const std::string& line) {
+  const int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  std::snprintf(a.sun_path, sizeof(a.sun_path), "%s", path.c_str());
+  std::string reply;
+  if (connect(fd, reinterpret_cast<const sockaddr*>(&a), sizeof(a)) == 0) {
+    const std::string data = line + "\n";
+    if (write(fd, data.data(), data.size()) == static_cast<ssize_t>(data.size())) {
+      char buffer[4096];
+      ssize_t n;
+      while (reply.find('\n') == std::string::npos && (n = read(fd, buffer, sizeof(buffer))) > 0)
+        reply.append(buffer, n);
+    }
+  }
+  close(fd);
+  return reply;
+}
+
+// One line that is no eval request (the server answers it with an error and counts it).
+void send_filler(const std::string& path) {
+  request(path, "{}");
+}
+
 // `arena serve --socket <temp> --evals N` on a thread of its own, until it has served N evals.
+// A test that stops early has the destructor send the evals it still owes.
 class Server {
  public:
-  explicit Server(int evals) {
+  explicit Server(int evals) : evals_(evals) {
     static int counter = 0;
     socket_ = (std::filesystem::temp_directory_path() /
                ("arena-serve-" + std::to_string(getpid()) + "-" + std::to_string(counter++)) /
@@ -29,15 +71,18 @@ class Server {
     thread_ = std::thread([this, evals] {
       result_ = run_process(
           {ARENA_BIN, "serve", "--socket", socket_, "--evals", std::to_string(evals)}, 600);
+      done_ = true;
     });
-    for (int i = 0; i < 200 && !std::filesystem::exists(socket_); ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    for (int i = 0; i < 400 && !done_ && !answers(socket_); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(25));
   }
   ~Server() {
+    for (int i = 0; i < evals_ && !done_; ++i) send_filler(socket_);
     if (thread_.joinable()) thread_.join();
     std::filesystem::remove_all(std::filesystem::path(socket_).parent_path());
   }
   const std::string& socket() const { return socket_; }
+  bool listening() const { return !done_ && answers(socket_); }
   // Waits for the server to end (after its evals) and gives its output.
   ProcessResult finish() {
     thread_.join();
@@ -45,7 +90,9 @@ class Server {
   }
 
  private:
+  int evals_;
   std::string socket_;
+  std::atomic<bool> done_{false};
   std::thread thread_;
   ProcessResult result_;
 };
@@ -62,7 +109,7 @@ std::vector<std::string> eval_args(const std::string& seed) {
 
 TEST(Serve, AnEvalThereIsTheVerdictOfAnEvalHere) {
   Server server(2);
-  ASSERT_TRUE(std::filesystem::exists(server.socket())) << "the server never listened";
+  ASSERT_TRUE(server.listening()) << "the server never listened";
   auto here = run_arena(eval_args("31"), true);
   auto args = eval_args("31");
   args.insert(args.end(), {"--server", server.socket()});
@@ -99,7 +146,13 @@ TEST(Serve, AnEvalThereIsTheVerdictOfAnEvalHere) {
 }
 
 TEST(Serve, ABadEvalIsItsClientsErrorAndTheServerGoesOn) {
-  Server server(2);
+  Server server(5);
+  // Requests no client of ours sends: bytes that are not UTF-8, fields of the wrong type.
+  for (const std::string& bad : {std::string("\xff\xfe"), std::string(R"({"args": [1, 2]})"),
+                                 std::string(R"({"args": [], "device": "x"})")}) {
+    const std::string reply = request(server.socket(), bad);
+    EXPECT_NE(reply.find(R"("exit_code":2)"), std::string::npos) << bad << " -> " << reply;
+  }
   auto bad =
       run_arena({"-q", "eval", "-t", "cpu/no_such_task", "-s",
                  source_path("tasks/cpu/vector_add_f32/starter.cpp"), "--server", server.socket()});
