@@ -114,7 +114,8 @@ def ncu_times(args, shape):
         cmd = [ncu, "--clock-control", "none", "--cache-control", "all", "--target-processes", "all",
                "--metrics", "gpu__time_duration.sum", "--csv", "--print-units", "base", "--log-file", log,
                "-k", "regex:" + args.kernel,
-               args.arena, "-q", "eval", "-t", args.task, "-s", args.solution, "--no-timing", "--shape", shape]
+               args.arena, "-q", "eval", "-t", args.task, "-s", args.solution, "--no-timing", "--shape", shape,
+               "--seeds-per-shape", str(args.ncu_seeds)]
         # ncu serializes launches: no stream hold; its injected code creates files and talks to ncu:
         # no seccomp profile in the runner.
         env = dict(os.environ, ARENA_RUNNER_NO_HOLD="1", ARENA_NO_SANDBOX="1")
@@ -261,7 +262,11 @@ def main():
     ap.add_argument("--solution", help="every measure but window")
     ap.add_argument("--shape", action="append", help="as arena eval --shape (repeatable); default: the visible shapes")
     ap.add_argument("--runs", type=int, default=5, help="repeat, aa: separate arena eval runs")
-    ap.add_argument("--kernel", default=".*", help="ncu: regex of the solution's kernel names")
+    ap.add_argument("--kernel", default=".*", help="ncu: regex of the solution's kernel names (give it: with "
+                    "inputs drawn on the device, '.*' also matches the judge's helper kernels)")
+    ap.add_argument("--ncu-seeds", type=int, default=10,
+                    help="ncu: input seeds of the profiled eval, so ncu sees that many launches and more (the "
+                         "first touch fresh buffers; its median is then the steady kernel's)")
     ap.add_argument("--max-time", type=float, help="passed to arena eval")
     ap.add_argument("--warm", action="store_true", help="passed to arena eval (caches not evicted)")
     ap.add_argument("--arena", default=os.path.join(os.path.dirname(__file__), "..", "build", "arena"))
