@@ -73,7 +73,8 @@ FailureClass class_of(const CallOutcome& o) {
 
 class Judge {
  public:
-  // `window_overhead`: what comes off each plain timed call's device time (window_overhead.hpp).
+  // `window_overhead`: what comes off each timed call's device time (window_overhead.hpp); nullopt
+  // for graph replays and host-clock backends.
   Judge(const Task& task, const Backend& backend, const JudgeOptions& options, Verdict& verdict,
         std::optional<double> window_overhead)
       : task_(task), backend_(backend), options_(options), v_(verdict),
@@ -460,10 +461,7 @@ class Judge {
     lo.timeout_s = timeout();
     lo.telemetry = [this] { return backend_.telemetry(); };
     lo.graph_launches = options_.graph_launches;
-    // Graph replays and host-clock times keep their windows whole (window_overhead.hpp).
-    const std::optional<double> overhead =
-        options_.graph_launches == 0 && !backend_.times_on_host_clock() ? window_overhead_ : std::nullopt;
-    lo.window_overhead_ns = overhead.value_or(0);
+    lo.window_overhead_ns = window_overhead_.value_or(0);
     lo.order_seed = stream_key(sv.seeds.back(), 0x0DE5);
     lo.on_device = on_device != nullptr;
     if (on_device) {
@@ -533,7 +531,7 @@ class Judge {
     tm.baseline_first = r.baseline_first;  // 0 without a baseline
     tm.cold_cache = options_.cold_cache;
     tm.graph_launches = options_.graph_launches;
-    tm.window_overhead_ns = overhead;
+    tm.window_overhead_ns = window_overhead_;
     tm.checked_on_device = on_device != nullptr;
     tm.checked_on_host_because = host_path_reason;
     if (fresh) {
@@ -705,8 +703,9 @@ Verdict judge_solution(const Task& task, const Backend& backend, const std::stri
   v.seed_was_given = options.seed_was_given;
   // Read before any work: a malformed ARENA_WINDOW_OVERHEAD_NS stops the eval here, not halfway.
   const auto name = v.device.find("name");
-  const std::optional<double> overhead =
-      window_overhead_to_apply(name == v.device.end() ? std::string() : name->second);
+  std::optional<double> overhead = window_overhead_to_apply(name == v.device.end() ? std::string() : name->second);
+  // Graph replays and host-clock times keep their windows whole (window_overhead.hpp).
+  if (options.graph_launches > 0 || backend.times_on_host_clock()) overhead.reset();
   double t0 = now_seconds();
   Judge judge(task, backend, options, v, overhead);
   try {
