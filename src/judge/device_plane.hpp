@@ -32,6 +32,8 @@ class DevicePlane {
   // Whether the helper's process has ended, without waiting (for a plane started ahead of need
   // that nobody used yet: judge/runner_pool.hpp).
   bool helper_exited() { return client_.exited(); }
+  // Kills the helper without waiting for it (RunnerClient::stop_soon); the destructor reaps it.
+  void stop_soon() { client_.stop_soon(); }
 
   struct Buffer {
     uint64_t id = 0;     // 0: none

@@ -151,6 +151,31 @@ class Judge {
     if (options_.runners != nullptr && options_.start_next_runners) start_ahead();
   }
 
+  // Ends this eval's runners and device helper: all are killed first, then reaped, so that their
+  // CUDA contexts are torn down side by side (each takes ~0.1 s or more) rather than one after
+  // another. Under the device's shared lock: a teardown is device work that another judge's
+  // timing loop must not run beside (judge/device_lock.hpp). The verdict is complete by now: a
+  // lock that cannot be had does not keep the runners alive.
+  void stop_runners() {
+    if (!reference_ && !candidate_ && !baseline_ && !plane_) return;
+    double t = now_seconds();
+    std::optional<DeviceLock> device_use;
+    try {
+      device_use.emplace(backend_.device_key(), device_wait_note(), DeviceLock::Mode::kShared);
+    } catch (const std::exception&) {
+    }
+    add_seconds("device_wait", t);
+    t = now_seconds();
+    for (Lane* lane : {reference_.get(), candidate_.get(), baseline_.get()})
+      if (lane != nullptr) lane->stop_soon();
+    if (plane_) plane_->stop_soon();
+    reference_.reset();
+    candidate_.reset();
+    baseline_.reset();
+    plane_.reset();
+    add_seconds("teardown", t);
+  }
+
  private:
   void progress(const std::string& line) const {
     if (options_.progress) options_.progress(line);
@@ -713,6 +738,7 @@ Verdict judge_solution(const Task& task, const Backend& backend, const std::stri
   } catch (const InternalError& e) {
     v.internal_error = e.what();  // keep what was judged so far
   }
+  judge.stop_runners();
   explain_failures(task, v);
   v.seconds["total"] = now_seconds() - t0;
   return v;

@@ -56,6 +56,10 @@ std::optional<int> Lane::quit(double timeout_s) {
   return runner_ ? runner_->quit(timeout_s) : std::nullopt;
 }
 
+void Lane::stop_soon() {
+  if (runner_) runner_->stop_soon();
+}
+
 std::string Lane::prepare(const Shape& shape) {
   start();
   bool ready = runner_->wait_ready();

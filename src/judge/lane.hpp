@@ -47,6 +47,8 @@ class Lane {
   void start();
   // Asks the runner to quit and waits up to `timeout_s` for it: its exit code (RunnerClient::quit).
   std::optional<int> quit(double timeout_s);
+  // Kills the runner without waiting for it (RunnerClient::stop_soon); the destructor reaps it.
+  void stop_soon();
   // Lays the buffers out for `shape`, starting a runner if none is alive. Returns an error
   // message when the runner cannot load the solution, else "".
   std::string prepare(const Shape& shape);

@@ -239,7 +239,7 @@ RunnerClient::~RunnerClient() {
   if (log_fd_ >= 0) close(log_fd_);
 }
 
-void RunnerClient::kill_now() {
+void RunnerClient::stop_soon() {
   if (socket_ >= 0) {
     close(socket_);
     socket_ = -1;
@@ -247,6 +247,12 @@ void RunnerClient::kill_now() {
   if (pid_ > 0) {
     kill(-pid_, SIGKILL);
     kill(pid_, SIGKILL);
+  }
+}
+
+void RunnerClient::kill_now() {
+  stop_soon();
+  if (pid_ > 0) {
     while (waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
     }
     pid_ = -1;

@@ -130,6 +130,10 @@ class RunnerClient {
   // writes its report then), killing it after. The process's exit code: this one's, or that of
   // a runner that already died during a request; nullopt after a signal, a kill or a timeout.
   std::optional<int> quit(double timeout_s);
+  // Kills the runner without waiting for its process to end; the destructor reaps it. Runners
+  // stopped this way end side by side: each CUDA context is torn down beside the others', not
+  // after them.
+  void stop_soon();
 
  private:
   CallOutcome died(double host_seconds);
