@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "scoped_env.hpp"
 #include "arena_cli.hpp"
 
 namespace arena {
@@ -95,10 +96,9 @@ TEST(BadInput, GraphModeOnTheCpuIsRefused) {
 }
 
 TEST(BadInput, MalformedWindowOverheadNamesTheVariable) {
-  setenv("ARENA_WINDOW_OVERHEAD_NS", "1.1us", 1);
+  testing::ScopedEnv malformed("ARENA_WINDOW_OVERHEAD_NS", "1.1us");
   auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", source_path("tasks/cpu/vector_add_f32/starter.cpp"),
                       "--no-timing"});
-  unsetenv("ARENA_WINDOW_OVERHEAD_NS");
   expect_input_error(r, "ARENA_WINDOW_OVERHEAD_NS is '1.1us'");
 }
 

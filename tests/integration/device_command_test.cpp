@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "scoped_env.hpp"
 #include "arena_cli.hpp"
 
 namespace arena {
@@ -43,9 +44,8 @@ TEST(DeviceCommand, DescribesTheCpuAndSaysWhyThereIsNoCpuTelemetry) {
 // part, and which: an override is shown as the value used.
 TEST(DeviceCommand, SaysWhatComesOffTheGpusEventWindows) {
   const auto json = temp_json("device-overhead");
-  setenv("ARENA_WINDOW_OVERHEAD_NS", "900", 1);
+  testing::ScopedEnv override("ARENA_WINDOW_OVERHEAD_NS", "900");
   auto r = run_arena({"device", "--json", json.string()});
-  unsetenv("ARENA_WINDOW_OVERHEAD_NS");
   size_t cuda = r.output.find("cuda:\n");
   ASSERT_NE(cuda, std::string::npos) << r.output;
   EXPECT_NE(r.output.find("  timing: event windows less 900 ns", cuda), std::string::npos) << r.output;

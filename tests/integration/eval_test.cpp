@@ -13,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "scoped_env.hpp"
 #include "arena_cli.hpp"
 #include "core/temp_dir.hpp"
 #include "judge/device_lock.hpp"
@@ -70,11 +71,10 @@ TEST(Eval, StarterIsCorrectAndTheVerdictIsComplete) {
 // The event window's fixed part is a GPU launch's: a host-clock backend keeps its times whole,
 // whatever the override says.
 TEST(Eval, AHostClockTakesNoWindowOverheadOff) {
-  setenv("ARENA_WINDOW_OVERHEAD_NS", "500000", 1);
+  testing::ScopedEnv override("ARENA_WINDOW_OVERHEAD_NS", "500000");
   auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", source_path("tasks/cpu/vector_add_f32/starter.cpp"),
                       "--shape", "n=1000", "--max-time", "0.1"},
                      true);
-  unsetenv("ARENA_WINDOW_OVERHEAD_NS");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto& t = r.verdict["shapes"][0]["timing"];
   EXPECT_TRUE(t["window_overhead_ns"].is_null()) << t;
@@ -195,7 +195,7 @@ TEST(Eval, ABaselineFailingTheStressSeedMakesNoRegression) {
 // a second more. Returns the eval's result; *saw_waiter: whether it blocked.
 testing::ArenaRun eval_while_the_device_is_timed(const std::vector<std::string>& extra, bool* saw_waiter) {
   TempDir dir("arena-lock");
-  setenv("ARENA_LOCK_DIR", dir.path().c_str(), 1);
+  testing::ScopedEnv lock_dir("ARENA_LOCK_DIR", dir.path().c_str());
   std::optional<DeviceLock> held(std::in_place, "cpu");
   struct stat st {};
   EXPECT_EQ(stat(held->path().c_str(), &st), 0);
@@ -216,7 +216,6 @@ testing::ArenaRun eval_while_the_device_is_timed(const std::vector<std::string>&
   args.insert(args.end(), extra.begin(), extra.end());
   auto r = run_arena(args, true);
   releaser.join();
-  unsetenv("ARENA_LOCK_DIR");
   *saw_waiter = waiter;
   return r;
 }

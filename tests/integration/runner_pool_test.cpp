@@ -2,6 +2,7 @@
 // compiled solution: a waiting runner loads the library it is given when taken, is lent once,
 // is never lent for another spec or after it ended, and the judge takes its lanes' runners from
 // a pool it is given and has the next eval's started.
+#include "scoped_env.hpp"
 #include "judge/runner_pool.hpp"
 
 #include <gtest/gtest.h>
@@ -111,9 +112,11 @@ TEST_F(RunnerPoolTest, ARunnerIsNotLentForAnotherSpecNorAfterItEnded) {
   std::unique_ptr<RunnerClient> fresh = pool.take(other);
   EXPECT_EQ(pool.lent_ahead(), 0u);
   EXPECT_TRUE(fresh->wait_ready()) << fresh->start_error();
-  setenv("ARENA_NO_SANDBOX", "1", 1);
-  std::unique_ptr<RunnerClient> unsandboxed = pool.take(spec);
-  unsetenv("ARENA_NO_SANDBOX");
+  std::unique_ptr<RunnerClient> unsandboxed;
+  {
+    testing::ScopedEnv off("ARENA_NO_SANDBOX", "1");
+    unsandboxed = pool.take(spec);
+  }
   EXPECT_EQ(pool.lent_ahead(), 0u);
   ASSERT_TRUE(unsandboxed->wait_ready()) << unsandboxed->start_error();
   EXPECT_FALSE(unsandboxed->sandbox().on);

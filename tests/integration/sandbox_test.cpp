@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "scoped_env.hpp"
 #include "arena_cli.hpp"
 
 namespace arena {
@@ -85,18 +86,19 @@ TEST(Sandbox, TheRunnerCannotReadTheTaskFiles) {
   EXPECT_EQ(r.verdict["sandbox"]["reads_confined"], true) << r.verdict["sandbox"];
   EXPECT_TRUE(r.verdict["sandbox"]["reads_why_open"].is_null()) << r.verdict["sandbox"];
   // Without the sandbox the same solution reads them, and its zeros are wrong.
-  setenv("ARENA_NO_SANDBOX", "1", 1);
-  auto open = eval(redteam("read_task_files"), {"--no-timing", "--shape", "n=100003"});
-  unsetenv("ARENA_NO_SANDBOX");
+  testing::ArenaRun open;
+  {
+    testing::ScopedEnv off("ARENA_NO_SANDBOX", "1");
+    open = eval(redteam("read_task_files"), {"--no-timing", "--shape", "n=100003"});
+  }
   EXPECT_EQ(open.exit_code, 1) << open.output;
   EXPECT_EQ(open.verdict["summary"]["failure_class"], "wrong_values") << open.output;
   EXPECT_EQ(open.verdict["sandbox"]["reads_confined"], false);
 }
 
 TEST(Sandbox, ArenaNoSandboxTurnsItOffAndSaysSo) {
-  setenv("ARENA_NO_SANDBOX", "1", 1);
+  testing::ScopedEnv off("ARENA_NO_SANDBOX", "1");
   auto r = eval(redteam("create_file"), {"--no-timing", "--shape", "n=100003"});
-  unsetenv("ARENA_NO_SANDBOX");
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_TRUE(r.verdict["summary"]["failure_class"].is_null()) << r.output;
   EXPECT_EQ(r.verdict["sandbox"]["seccomp"], false);

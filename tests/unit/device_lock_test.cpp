@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "core/temp_dir.hpp"
+#include "scoped_env.hpp"
 
 namespace arena {
 namespace {
@@ -26,11 +27,11 @@ namespace {
 // Points ARENA_LOCK_DIR at a fresh directory for the test's life.
 class LockDir {
  public:
-  LockDir() : dir_("arena-lock-test") { setenv("ARENA_LOCK_DIR", dir_.path().c_str(), 1); }
-  ~LockDir() { unsetenv("ARENA_LOCK_DIR"); }
+  LockDir() : dir_("arena-lock-test"), env_("ARENA_LOCK_DIR", dir_.path().c_str()) {}
 
  private:
   TempDir dir_;
+  testing::ScopedEnv env_;
 };
 
 // A child process that takes the lock of `key` in `mode`, says so through a pipe, holds it for
@@ -189,7 +190,7 @@ TEST(DeviceLock, AJudgeWaitingToTimeGoesBeforeNewCorrectnessWork) {
 }
 
 TEST(DeviceLock, AnUnusableDirectoryIsAClearError) {
-  setenv("ARENA_LOCK_DIR", "/proc/arena-no-such-dir", 1);
+  testing::ScopedEnv unusable("ARENA_LOCK_DIR", "/proc/arena-no-such-dir");
   try {
     DeviceLock lock("cpu");
     ADD_FAILURE() << "no error";
@@ -198,7 +199,6 @@ TEST(DeviceLock, AnUnusableDirectoryIsAClearError) {
         << e.what();
     EXPECT_NE(std::string(e.what()).find("ARENA_LOCK_DIR"), std::string::npos) << e.what();
   }
-  unsetenv("ARENA_LOCK_DIR");
 }
 
 }  // namespace

@@ -6,30 +6,15 @@
 #include <cstdlib>
 
 #include "core/error.hpp"
+#include "scoped_env.hpp"
 
 namespace arena {
 namespace {
 
-// Sets ARENA_WINDOW_OVERHEAD_NS for one test and restores what was there.
-class OverheadEnv {
+// ARENA_WINDOW_OVERHEAD_NS for one scope.
+class OverheadEnv : public testing::ScopedEnv {
  public:
-  explicit OverheadEnv(const char* value) {
-    if (const char* old = std::getenv(kName)) old_ = old;
-    if (value)
-      setenv(kName, value, 1);
-    else
-      unsetenv(kName);
-  }
-  ~OverheadEnv() {
-    if (old_)
-      setenv(kName, old_->c_str(), 1);
-    else
-      unsetenv(kName);
-  }
-
- private:
-  static constexpr const char* kName = "ARENA_WINDOW_OVERHEAD_NS";
-  std::optional<std::string> old_;
+  explicit OverheadEnv(const char* value) : ScopedEnv("ARENA_WINDOW_OVERHEAD_NS", value) {}
 };
 
 TEST(WindowOverhead, MeasuredForTheH200) {
