@@ -33,6 +33,8 @@ struct EvalOptions {
   double max_time_s = 2.0;
   int seeds_per_shape = 2;
   std::string server;  // --server: judge on `arena serve` at this socket instead of here
+
+  bool operator==(const EvalOptions&) const = default;
 };
 
 // Registers the options of `arena eval` on `cmd`, writing into `o` (which must outlive it).
