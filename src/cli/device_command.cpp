@@ -129,23 +129,14 @@ int run_device(const GlobalOptions& global, const DeviceOptions& o) {
     if (!b->times_on_host_clock()) {
       const auto info = b->device();
       const auto name = info.find("name");
-      const auto overhead = window_correction_to_apply(name == info.end() ? "" : name->second);
-      if (overhead && overhead->reference_empty_ns)
-        std::cout << "  timing: event windows less " << fixed(overhead->fixed_ns, 0)
-                  << " ns, the window's fixed part, moved by each runner's own empty-kernel window "
-                     "against "
-                  << fixed(*overhead->reference_empty_ns, 0)
-                  << " ns (ARENA_WINDOW_OVERHEAD_NS overrides)\n";
-      else if (overhead)
-        std::cout << "  timing: event windows less " << fixed(overhead->fixed_ns, 0)
+      const auto overhead = window_overhead_to_apply(name == info.end() ? "" : name->second);
+      if (overhead)
+        std::cout << "  timing: event windows less " << fixed(*overhead, 0)
                   << " ns, the window's fixed part (ARENA_WINDOW_OVERHEAD_NS overrides)\n";
       else
         std::cout
             << "  timing: whole event windows (no measured window overhead for this device)\n";
-      out["window_overhead_ns"] = overhead ? nlohmann::json(overhead->fixed_ns) : nlohmann::json(nullptr);
-      out["reference_empty_window_ns"] = overhead && overhead->reference_empty_ns
-                                             ? nlohmann::json(*overhead->reference_empty_ns)
-                                             : nlohmann::json(nullptr);
+      out["window_overhead_ns"] = overhead ? nlohmann::json(*overhead) : nlohmann::json(nullptr);
     }
     auto t = b->telemetry();
     if (t) {

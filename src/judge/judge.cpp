@@ -73,12 +73,12 @@ FailureClass class_of(const CallOutcome& o) {
 
 class Judge {
  public:
-  // `window_correction`: what comes off each timed call's device time (window_overhead.hpp);
-  // nullopt for graph replays and host-clock backends.
+  // `window_overhead`: what comes off each timed call's device time (window_overhead.hpp); nullopt
+  // for graph replays and host-clock backends.
   Judge(const Task& task, const Backend& backend, const JudgeOptions& options, Verdict& verdict,
-        std::optional<WindowCorrection> window_correction)
+        std::optional<double> window_overhead)
       : task_(task), backend_(backend), options_(options), v_(verdict),
-        window_correction_(window_correction) {}
+        window_overhead_(window_overhead) {}
 
   void run(const std::string& source) {
     v_.warnings = scan_source(source, backend_.name());
@@ -486,7 +486,7 @@ class Judge {
     lo.timeout_s = timeout();
     lo.telemetry = [this] { return backend_.telemetry(); };
     lo.graph_launches = options_.graph_launches;
-    lo.window_correction = window_correction_;
+    lo.window_overhead_ns = window_overhead_.value_or(0);
     lo.order_seed = stream_key(sv.seeds.back(), 0x0DE5);
     lo.on_device = on_device != nullptr;
     if (on_device) {
@@ -556,14 +556,7 @@ class Judge {
     tm.baseline_first = r.baseline_first;  // 0 without a baseline
     tm.cold_cache = options_.cold_cache;
     tm.graph_launches = options_.graph_launches;
-    if (window_correction_) {
-      tm.window_overhead_ns = r.candidate.window_overhead_ns;
-      tm.empty_window_ns = r.candidate.empty_window_ns;
-      if (!r.baseline.runner_ns.empty()) {
-        tm.baseline_window_overhead_ns = r.baseline.window_overhead_ns;
-        tm.baseline_empty_window_ns = r.baseline.empty_window_ns;
-      }
-    }
+    tm.window_overhead_ns = window_overhead_;
     tm.checked_on_device = on_device != nullptr;
     tm.checked_on_host_because = host_path_reason;
     if (fresh) {
@@ -708,7 +701,7 @@ class Judge {
   const Backend& backend_;
   const JudgeOptions& options_;
   Verdict& v_;
-  const std::optional<WindowCorrection> window_correction_;
+  const std::optional<double> window_overhead_;
   RunnerPool own_runners_;  // where options_.runners is null; first: it outlives its lanes
   std::unique_ptr<DevicePlane> plane_;  // before the lanes: they map its buffers
   std::unique_ptr<Lane> reference_;
@@ -735,8 +728,7 @@ Verdict judge_solution(const Task& task, const Backend& backend, const std::stri
   v.seed_was_given = options.seed_was_given;
   // Read before any work: a malformed ARENA_WINDOW_OVERHEAD_NS stops the eval here, not halfway.
   const auto name = v.device.find("name");
-  std::optional<WindowCorrection> overhead =
-      window_correction_to_apply(name == v.device.end() ? std::string() : name->second);
+  std::optional<double> overhead = window_overhead_to_apply(name == v.device.end() ? std::string() : name->second);
   // Graph replays and host-clock times keep their windows whole (window_overhead.hpp).
   if (options.graph_launches > 0 || backend.times_on_host_clock()) overhead.reset();
   double t0 = now_seconds();

@@ -90,15 +90,11 @@ struct ScalarValue {
 // one-time work a library does at its first use (loading a kernel module waits for an idle
 // device) cannot deadlock against the hold. Its time is not a sample.
 constexpr uint32_t kCallNoHold = 1;
-// Instead of the entry point, the runner's own empty kernel (one block of 128 threads), timed as
-// a call is: the runner's own event-window overhead (judge/window_overhead.hpp). The CUDA
-// runner's only; the judge sends it where samples are device event windows.
-constexpr uint32_t kCallEmptyKernel = 2;
 
 struct Request {
   uint32_t magic = kMagic;
   Op op = Op::kCall;
-  uint32_t call_flags = 0;       // kCall: kCallNoHold, kCallEmptyKernel
+  uint32_t call_flags = 0;       // kCall: kCallNoHold
   uint32_t graph_launches = 0;   // kCall: 0 = one plain call; N = N calls captured into one CUDA
                                  // graph, replayed once in the timed window (elapsed_ns covers all N)
   uint64_t region_bytes = 0;  // kMap: size of the memfd region

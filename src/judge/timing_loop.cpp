@@ -69,9 +69,9 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
     }
     if (options.after_call) options.after_call(lane);
     threads_after_call = o.threads_after;
-    if (samples && samples->window_overhead_ns > 0)
+    if (graph == 0 && options.window_overhead_ns > 0)
       o.runner_ns = static_cast<uint64_t>(
-          std::llround(kernel_time_ns(static_cast<double>(o.runner_ns), samples->window_overhead_ns)));
+          std::llround(kernel_time_ns(static_cast<double>(o.runner_ns), options.window_overhead_ns)));
     if (graph > 1) {  // per call
       o.runner_ns /= graph;
       o.all_work_ns /= graph;
@@ -113,40 +113,6 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
   if (baseline && !timed_call(*baseline, nullptr, &failure)) {
     r.baseline_failure = failure.message;
     baseline = nullptr;
-  }
-
-  // The window's fixed part each side loses: the device's, and where the device has a reference
-  // empty window, moved by each runner's own (window_overhead.hpp). Its empty kernels are timed
-  // as its calls are (evicted caches, held stream), the two runners alternating.
-  if (options.window_correction && graph == 0) {
-    const WindowCorrection& wc = *options.window_correction;
-    if (wc.reference_empty_ns) {
-      std::vector<double> empty_c, empty_b;
-      auto empty_call = [&](Lane& lane, std::vector<double>& into) {
-        CallOutcome o = lane.call(options.timeout_s, options.cold_cache, protocol::kCallEmptyKernel, 0,
-                                  Lane::Transfer::kNone);
-        if (o.kind != CallOutcome::Kind::kOk) {
-          failure = o;
-          return false;
-        }
-        into.push_back(static_cast<double>(o.runner_ns));
-        return true;
-      };
-      for (int i = 0; i < kEmptyWindowsPerRunner; ++i) {
-        if (!empty_call(candidate, empty_c)) {
-          r.candidate_failure = failure;
-          return r;
-        }
-        if (baseline && !empty_call(*baseline, empty_b)) {
-          r.baseline_failure = failure.message;
-          baseline = nullptr;
-        }
-      }
-      r.candidate.empty_window_ns = summarize(empty_c).median;
-      if (baseline) r.baseline.empty_window_ns = summarize(empty_b).median;
-    }
-    r.candidate.window_overhead_ns = runner_window_overhead_ns(wc, r.candidate.empty_window_ns);
-    r.baseline.window_overhead_ns = runner_window_overhead_ns(wc, r.baseline.empty_window_ns);
   }
 
   // Each pair of timed calls runs in a random order (drawn from options.order_seed), and the

@@ -14,7 +14,6 @@
 #include "judge/lane.hpp"
 #include "judge/stopping_rule.hpp"
 #include "judge/timer_check.hpp"
-#include "judge/window_overhead.hpp"
 
 namespace arena {
 
@@ -39,10 +38,6 @@ struct Samples {
   int slowdown = 0;           // calls taken while the device reported a slowdown
   int discarded = 0;          // ... of which not in the samples
   bool throttled = false;     // more than half the calls were slowed down: kept after all
-  // The event window's fixed part taken off each sample (judge/window_overhead.hpp), ns; 0: none.
-  double window_overhead_ns = 0;
-  // The runner's median empty-kernel window, measured before the samples (nullopt: not measured).
-  std::optional<double> empty_window_ns;
 
   // One timed call with the device's state after it (nullopt: not known, the call is kept).
   void add(const CallOutcome& o, const std::optional<DeviceTelemetry>& t = std::nullopt);
@@ -84,11 +79,9 @@ struct TimingLoopOptions {
   // time of a sample is then divided by it (per call). 0: one plain call per sample.
   int graph_launches = 0;
   // The device's measured event-window overhead (judge/window_overhead.hpp), taken off every
-  // plain call's device time before it becomes a sample; nullopt: none. Where it has a reference
-  // empty window, each runner first times kEmptyWindowsPerRunner empty kernels (the two runners
-  // alternating), and its own share is taken off its calls. Not for graph replays (their window
-  // holds a graph launch, whose fixed part was not measured): the judge gives none there.
-  std::optional<WindowCorrection> window_correction;
+  // plain call's device time before it becomes a sample; 0: none. Not applied to graph replays
+  // (their window holds a graph launch, whose fixed part was not measured).
+  double window_overhead_ns = 0;
   // Called before each pair of timed calls (and once before the warm-ups), then before every
   // call of either lane, warm-up included (fresh inputs: judge/reordering). Work that readies a
   // pair (drawing new inputs) belongs in before_pair, so that what precedes each side's call is

@@ -47,14 +47,9 @@ struct Timing {
   // The device's measured runner offset (judge/runner_offset.hpp), ns; nullopt where unmeasured.
   std::optional<double> runner_offset_sd_ns;
   // The event window's fixed part (judge/window_overhead.hpp), ns, taken off every sample of
-  // the candidate (the medians, CIs and speedup are of what is left); nullopt: samples are whole
-  // windows (no measured row, --graph, or a host-clock backend). The baseline's, its runner's own.
+  // both sides (the medians, CIs and speedup are of what is left); nullopt: samples are whole
+  // windows (no measured row, --graph, or a host-clock backend).
   std::optional<double> window_overhead_ns;
-  std::optional<double> baseline_window_overhead_ns;
-  // Each runner's median empty-kernel window, which moved its fixed part from the device's;
-  // nullopt where not measured (ARENA_WINDOW_OVERHEAD_NS given, or no correction).
-  std::optional<double> empty_window_ns;
-  std::optional<double> baseline_empty_window_ns;
   // How uncertain the speedup is (95 %), on a log scale: the speedup lies within
   // [speedup * e^-u, speedup * e^u]. The two medians' log CI half-widths and the runner offset's
   // part combined in quadrature; for small u it reads as a relative half-width (0.01 = +-1 %).

@@ -100,16 +100,11 @@ json shape_json(const ShapeVerdict& s) {
     j["timing"]["checked_on"] = t.checked_on_device ? "device" : "host";
     if (!t.checked_on_device) j["timing"]["checked_on_host_because"] = t.checked_on_host_because;
     j["timing"]["baseline"] = t.baseline ? summary_json(*t.baseline) : json(nullptr);
-    if (t.baseline) {
-      j["timing"]["baseline"]["roofline_fraction"] = optional_number(t.baseline_roofline_fraction);
-      j["timing"]["baseline"]["window_overhead_ns"] = optional_number(t.baseline_window_overhead_ns);
-      j["timing"]["baseline"]["empty_window_ns"] = optional_number(t.baseline_empty_window_ns);
-    }
+    if (t.baseline) j["timing"]["baseline"]["roofline_fraction"] = optional_number(t.baseline_roofline_fraction);
     j["timing"]["speedup"] = optional_number(t.speedup);
     j["timing"]["speedup_uncertainty"] = optional_number(t.speedup_uncertainty());
     j["timing"]["runner_offset_sd_ns"] = optional_number(t.runner_offset_sd_ns);
     j["timing"]["window_overhead_ns"] = optional_number(t.window_overhead_ns);
-    j["timing"]["empty_window_ns"] = optional_number(t.empty_window_ns);
     j["timing"]["gflops"] = t.gflops;
     j["timing"]["gbytes_per_s"] = t.gbytes_per_s;
     j["timing"]["roofline_fraction"] = optional_number(t.roofline_fraction);

@@ -12,43 +12,29 @@ namespace {
 
 struct OverheadRow {
   const char* device;
-  double ns;                  // the fixed part
-  double reference_empty_ns;  // an empty kernel's whole window in the process that measured it
+  double ns;
 };
 
-// Measured rows only (bench/timing_quality.py window, in one process: the event window of an
-// empty kernel and of the vector_add starter's kernel at five sizes less ncu's gpu__time_duration
-// for the same launches, the median of the seven differences; and that process's empty-kernel
-// window, 1 block of 128 threads, against which a runner's own is set). A device without a row is
-// timed without a correction.
+// Measured rows only (bench/timing_quality.py window: the event window of an empty kernel and of
+// the vector_add starter's kernel at five sizes less ncu's gpu__time_duration for the same
+// launches, the median of the seven differences). A device without a row is timed without a
+// correction.
 // H200 (2026-12-05, driver 580.159.04): 1.41, 1.47, 1.47, 1.66, 1.79, 1.17, 1.79 us for an empty
 // kernel of 1 and of 4096 blocks and the starter's kernel at 262144 .. 67108864 elements
-// (2.9-234 us windows): median 1.47 us; empty window 2.85 us.
-// H100 SXM (2026-12-05, driver 580.159.04): 1.01, 0.80, 0.93, 1.02, 0.93, 0.77, 0.42 us: median
-// 0.93 us; empty window 3.10 us (ten other processes: 3.04-3.26 us, sd 66 ns).
-// docs/timing.md, "Accuracy" and "The runner offset".
-const std::array<OverheadRow, 2> kOverheads = {{{"H200", 1470, 2850}, {"H100", 928, 3104}}};
-
-const OverheadRow* row_of(const std::string& device_name) {
-  for (const auto& r : kOverheads)
-    if (device_name.find(r.device) != std::string::npos) return &r;
-  return nullptr;
-}
+// (2.9-234 us windows): median 1.47 us. docs/timing.md, "Accuracy".
+const std::array<OverheadRow, 1> kOverheads = {{{"H200", 1470}}};
 
 }  // namespace
 
 std::optional<double> window_overhead_ns(const std::string& device_name) {
-  const OverheadRow* r = row_of(device_name);
-  return r ? std::optional<double>(r->ns) : std::nullopt;
+  for (const auto& r : kOverheads)
+    if (device_name.find(r.device) != std::string::npos) return r.ns;
+  return std::nullopt;
 }
 
-std::optional<WindowCorrection> window_correction_to_apply(const std::string& device_name) {
+std::optional<double> window_overhead_to_apply(const std::string& device_name) {
   const char* env = std::getenv("ARENA_WINDOW_OVERHEAD_NS");
-  if (env == nullptr) {
-    const OverheadRow* r = row_of(device_name);
-    if (r == nullptr) return std::nullopt;
-    return WindowCorrection{r->ns, r->reference_empty_ns};
-  }
+  if (env == nullptr) return window_overhead_ns(device_name);
   const std::string text = env;
   char* end = nullptr;
   const double ns = std::strtod(text.c_str(), &end);
@@ -57,14 +43,7 @@ std::optional<WindowCorrection> window_correction_to_apply(const std::string& de
                      "': give the event window's fixed part in nanoseconds (0 to 1000000; 0 turns "
                      "the correction off), or unset it to use the device's measured row");
   if (ns == 0) return std::nullopt;
-  return WindowCorrection{ns, std::nullopt};
-}
-
-double runner_window_overhead_ns(const WindowCorrection& c, std::optional<double> runner_empty_ns) {
-  if (!c.reference_empty_ns || !runner_empty_ns) return c.fixed_ns;
-  const double deviation = std::clamp(*runner_empty_ns - *c.reference_empty_ns, -kRunnerDeviationLimitNs,
-                                      kRunnerDeviationLimitNs);
-  return std::max(c.fixed_ns + deviation, 0.0);
+  return ns;
 }
 
 double kernel_time_ns(double window_ns, double overhead_ns) {

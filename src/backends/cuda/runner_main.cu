@@ -110,9 +110,6 @@ int print_info(int device) {
 
 }  // namespace
 
-// protocol::kCallEmptyKernel: nothing to do, timed as a call is (the window's fixed part).
-__global__ void empty_window_probe() {}
-
 // Page-locks the shared region for the copies; false (the error cleared) where it cannot.
 static bool pin(void* region, size_t bytes) {
   if (cudaHostRegister(region, bytes, cudaHostRegisterDefault) == cudaSuccess) return true;
@@ -295,8 +292,6 @@ int main(int argc, char** argv) {
       case arena::protocol::Op::kCall: {
         arena::runner::resolve_pointers(q, device_region, region_bytes, pointers);
         const bool hold_now = hold && (q.call_flags & arena::protocol::kCallNoHold) == 0;
-        const bool empty_kernel = (q.call_flags & arena::protocol::kCallEmptyKernel) != 0;
-        if (empty_kernel) q.graph_launches = 0;
         // --graph: the calls are captured into one graph before the window opens, so capture and
         // instantiation stay out of it; the window holds one replay of all of them.
         cudaGraphExec_t replay = nullptr;
@@ -321,9 +316,7 @@ int main(int argc, char** argv) {
           arena::cuda::hold_stream<<<1, 1, 0, stream>>>(release_dev, gave_up, kHoldLimitNs);
         }
         cudaEventRecord(start, stream);
-        if (empty_kernel) {
-          empty_window_probe<<<1, 128, 0, stream>>>();
-        } else if (replay != nullptr) {
+        if (replay != nullptr) {
           cudaGraphLaunch(replay, stream);
         } else {
           invoke(pointers.data(), q.scalars, stream);
