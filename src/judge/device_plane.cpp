@@ -138,7 +138,10 @@ void DevicePlane::copy(const Buffer& dst, uint64_t dst_offset, const Buffer& src
 }
 
 void DevicePlane::move(const Buffer& dst, const Buffer& src, const std::vector<ByteMove>& moves) {
-  constexpr size_t kPerRequest = kStagingBytes / sizeof(ByteMove);
+  // Each request within one launch of the helper (protocol::kDevMovesPerRequest), not one copy
+  // per move.
+  constexpr size_t kPerRequest =
+      std::min<size_t>(kStagingBytes / sizeof(ByteMove), protocol::kDevMovesPerRequest);
   static_assert(sizeof(ByteMove) == 3 * sizeof(uint64_t));
   for (size_t done = 0; done < moves.size();) {
     const size_t n = std::min(kPerRequest, moves.size() - done);

@@ -79,6 +79,11 @@ enum class Op : uint32_t {
                       // stored as the dtype (core/dtype_bits.hpp)
 };
 
+// The most moves one kDevMoves request carries: the device helper applies them in one launch
+// (a grid's height); a longer list would be one copy per move, microseconds each (a transpose's
+// two reordered axes make hundreds of thousands of moves per tensor).
+constexpr uint64_t kDevMovesPerRequest = 65535;
+
 // The judge's scalar arguments; the generated shim reads `i` or `f` as the task's type says.
 struct ScalarValue {
   int64_t i;

@@ -21,8 +21,10 @@ struct OverheadRow {
 // correction.
 // H200 (2026-12-05, driver 580.159.04): 1.41, 1.47, 1.47, 1.66, 1.79, 1.17, 1.79 us for an empty
 // kernel of 1 and of 4096 blocks and the starter's kernel at 262144 .. 67108864 elements
-// (2.9-234 us windows): median 1.47 us. docs/timing.md, "Accuracy".
-const std::array<OverheadRow, 1> kOverheads = {{{"H200", 1470}}};
+// (2.9-234 us windows): median 1.47 us.
+// H100 SXM (2026-12-05, driver 580.159.04): 1.01, 0.80, 0.93, 1.02, 0.93, 0.77, 0.42 us (3.1-288
+// us windows): median 0.93 us. docs/timing.md, "Accuracy".
+const std::array<OverheadRow, 2> kOverheads = {{{"H200", 1470}, {"H100", 928}}};
 
 }  // namespace
 

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../integration/arena_cli.hpp"
+#include "scoped_env.hpp"
 
 namespace arena {
 namespace {
@@ -128,9 +129,11 @@ TEST_F(CudaJudge, GraphModeTimesPerCallAndSaysSo) {
                                          source_path("tasks/cuda/vector_add_f32/starter.cu"), "--shape", "n=100000",
                                          "--max-time", "0.5", "--seed", "7"};
   // The single call's whole event window (no fixed part taken off: window_overhead.hpp).
-  setenv("ARENA_WINDOW_OVERHEAD_NS", "0", 1);
-  auto single = run_arena(base, true);
-  unsetenv("ARENA_WINDOW_OVERHEAD_NS");
+  testing::ArenaRun single;
+  {
+    testing::ScopedEnv off("ARENA_WINDOW_OVERHEAD_NS", "0");
+    single = run_arena(base, true);
+  }
   EXPECT_TRUE(single.verdict["shapes"][0]["timing"]["window_overhead_ns"].is_null());
   auto args = base;
   args.insert(args.end(), {"--graph", "20"});
@@ -155,12 +158,11 @@ TEST_F(CudaJudge, TheWindowsFixedPartIsTakenOffPlainCallsOnly) {
   const std::vector<std::string> base = {"-q", "eval", "-t", "cuda/vector_add_f32", "-s",
                                          source_path("tasks/cuda/vector_add_f32/starter.cu"), "--shape", "n=100000",
                                          "--max-time", "0.2"};
-  setenv("ARENA_WINDOW_OVERHEAD_NS", "1000000", 1);
+  testing::ScopedEnv override("ARENA_WINDOW_OVERHEAD_NS", "1000000");
   auto plain = run_arena(base, true);
   auto args = base;
   args.insert(args.end(), {"--graph", "5"});
   auto graph = run_arena(args, true);
-  unsetenv("ARENA_WINDOW_OVERHEAD_NS");
   EXPECT_EQ(plain.exit_code, 1) << plain.output;  // impossible_speed voids the speedup
   ASSERT_TRUE(plain.verdict["shapes"].is_array()) << plain.output;
   const auto& t = plain.verdict["shapes"][0]["timing"];

@@ -76,6 +76,26 @@ TEST(DevicePlane, MovesFillsAndComparesSayWhereBytesDiffer) {
   EXPECT_EQ(d[2].bytes, 0u);
 }
 
+// A reordering of two axes (a transpose's) makes one move per few elements: hundreds of thousands
+// in a list. The plane sends them in requests the helper applies in one launch each
+// (protocol::kDevMovesPerRequest), and every move lands.
+TEST(DevicePlane, ALongListOfMovesGoesInRequestsOfOneLaunchEach) {
+  DevicePlane plane(fake_helper());
+  ASSERT_EQ(plane.unavailable(), "");
+  const size_t elements = 3 * protocol::kDevMovesPerRequest + 17;
+  std::string why;
+  DevicePlane::Buffer a = plane.allocate(elements * 4, false, &why), b = plane.allocate(elements * 4, false, &why);
+  std::vector<uint32_t> data(elements);
+  for (size_t i = 0; i < elements; ++i) data[i] = static_cast<uint32_t>(i * 2654435761u);
+  plane.upload(a, 0, data.data(), elements * 4);
+  std::vector<ByteMove> reversed;  // element i to elements - 1 - i, one move each
+  for (size_t i = 0; i < elements; ++i) reversed.push_back({i * 4, (elements - 1 - i) * 4, 4});
+  plane.move(b, a, reversed);
+  std::vector<uint32_t> got(elements);
+  plane.download(b, 0, got.data(), elements * 4);
+  EXPECT_TRUE(std::equal(got.begin(), got.end(), data.rbegin()));
+}
+
 // A device without room answers, it does not die: the judge falls back to its host path with
 // the reason, and the plane still serves smaller buffers.
 TEST(DevicePlane, NoRoomIsAnAnswerAndThePlaneGoesOn) {

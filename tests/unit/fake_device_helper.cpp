@@ -88,6 +88,10 @@ int main(int argc, char** argv) {
         std::memmove(at(a[0], a[1], a[4]), at(a[2], a[3], a[4]), a[4]);
         break;
       case Op::kDevMoves: {
+        // The real helper applies a list in one launch only up to this many moves (one copy per
+        // move beyond, microseconds each): a judge that sends longer lists is an error here.
+        if (a[3] > arena::protocol::kDevMovesPerRequest)
+          arena::runner::fail("moves: " + std::to_string(a[3]) + " in one request", arena::protocol::kExitSetup);
         const auto* m = reinterpret_cast<const uint64_t*>(at(0, a[2], a[3] * 24));
         for (uint64_t i = 0; i < a[3]; ++i) std::memmove(at(a[0], m[3 * i + 1], m[3 * i + 2]), at(a[1], m[3 * i], m[3 * i + 2]), m[3 * i + 2]);
         break;

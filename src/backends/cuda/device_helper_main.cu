@@ -204,7 +204,7 @@ int main(int argc, char** argv) {
   if (fd_handles == 0) fail("the device cannot share memory by file descriptor", kExitSetup);
   cudaStream_t stream = nullptr;
   setup(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
-  constexpr uint64_t kMaxMoves = 65535;  // a launch's grid height
+  constexpr uint64_t kMaxMoves = arena::protocol::kDevMovesPerRequest;  // a launch's grid height
   uint64_t* move_list = nullptr;         // a list of moves, on the device
   setup(cudaMalloc(&move_list, kMaxMoves * 24), "cudaMalloc");
   unsigned long long* results = nullptr;  // per compared range: count, first
