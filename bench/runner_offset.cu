@@ -1,0 +1,63 @@
+// Where does the runner offset of a short kernel's median come from (docs/timing.md, "The runner
+// offset")? One process stands for one runner: 4 device regions of 3 x n floats each (a runner's
+// buffers), timed exactly as the runner times a call (evicted L2 and a sync, then a held stream,
+// start event, kernel, stop event, release), the regions interleaved per repetition, with an
+// empty kernel's window beside them. Raw windows to stdout as CSV: proc,n,region,rep,ns (region
+// -1: the empty kernel). Run it in several processes and read the CSV with
+// bench/runner_offset_analysis.py:
+//   for p in 0 1 2 3 4 5 6 7 8 9; do build/bench/runner_offset $p; done | gzip > offsets.csv.gz
+//   python3 bench/runner_offset_analysis.py offsets.csv.gz
+#include <cuda_runtime.h>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+#include "backends/cuda/hold_kernel.cuh"
+#include "backends/cuda/l2_flush.cuh"
+
+__global__ void probe_empty() {}
+__global__ void probe_add(const float* a, const float* b, float* c, long n) {
+  long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
+  if (i < n) c[i] = a[i] + b[i];
+}
+
+int main(int argc, char** argv) {
+  int proc = argc > 1 ? atoi(argv[1]) : 0;
+  int reps = getenv("REPS") ? atoi(getenv("REPS")) : 300;
+  const int K = 4;
+  arena::cuda::L2Flush l2; l2.init(0);
+  cudaStream_t s; cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);
+  int* rel_h; cudaHostAlloc(&rel_h, sizeof(int), cudaHostAllocMapped);
+  int* rel_d; cudaHostGetDevicePointer(&rel_d, rel_h, 0);
+  int* gave; cudaMalloc(&gave, 4);
+  long sizes[] = {262144, 1000003, 4194304};
+  for (long n : sizes) {
+    std::vector<float*> regions(K);
+    for (int k = 0; k < K; ++k) {
+      cudaMalloc(&regions[k], 3 * n * sizeof(float) + 4096);
+      cudaMemset(regions[k], 0, 3 * n * sizeof(float));
+    }
+    cudaDeviceSynchronize();
+    for (int r = 0; r < reps + 20; ++r) {
+      for (int k = -1; k < K; ++k) {
+        l2.flush(s); cudaStreamSynchronize(s);
+        *(volatile int*)rel_h = 0;
+        cudaMemsetAsync(gave, 0, 4, s);
+        arena::cuda::hold_stream<<<1, 1, 0, s>>>(rel_d, gave, 1000000000ull);
+        cudaEventRecord(e0, s);
+        if (k < 0) probe_empty<<<1, 32, 0, s>>>();
+        else {
+          float* a = regions[k];
+          probe_add<<<(n + 255) / 256, 256, 0, s>>>(a, a + n, a + 2 * n, n);
+        }
+        cudaEventRecord(e1, s);
+        *(volatile int*)rel_h = 1;
+        cudaStreamSynchronize(s); cudaDeviceSynchronize();
+        float m; cudaEventElapsedTime(&m, e0, e1);
+        if (r >= 20) printf("%d,%ld,%d,%d,%.1f\n", proc, n, k, r - 20, (double)m * 1e6);
+      }
+    }
+    for (auto p : regions) cudaFree(p);
+  }
+  fprintf(stderr, "proc %d err %s\n", proc, cudaGetErrorString(cudaGetLastError()));
+}
