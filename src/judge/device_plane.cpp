@@ -64,6 +64,7 @@ DevicePlane::Buffer DevicePlane::allocate(uint64_t bytes, bool exported, std::st
 
 void DevicePlane::release(Buffer& b) {
   if (b.id == 0) return;
+  if (b.base != 0) throw InternalError("release: a view of a device buffer is not its own allocation");
   if (b.fd >= 0) close(b.fd);
   protocol::Request q;
   q.op = protocol::Op::kDevFree;
@@ -79,7 +80,7 @@ void DevicePlane::upload(const Buffer& dst, uint64_t offset, const void* src, ui
     protocol::Request q;
     q.op = protocol::Op::kDevCopy;
     q.args[0] = dst.id;
-    q.args[1] = offset + done;
+    q.args[1] = dst.base + offset + done;
     q.args[2] = 0;
     q.args[3] = 0;
     q.args[4] = piece;
@@ -96,6 +97,7 @@ void DevicePlane::upload_scattered(const Buffer& dst, const std::byte* image, co
     if (at + m.bytes > kStagingBytes) throw InternalError("upload_scattered: more than the staging region holds");
     std::memcpy(staging_ + at, image + m.source, m.bytes);
     m.source = at;
+    m.dest += dst.base;
     at += (m.bytes + 15) / 16 * 16;
   }
   if (moves.empty()) return;
@@ -117,7 +119,7 @@ void DevicePlane::download(const Buffer& src, uint64_t offset, void* dst, uint64
     q.args[0] = 0;
     q.args[1] = 0;
     q.args[2] = src.id;
-    q.args[3] = offset + done;
+    q.args[3] = src.base + offset + done;
     q.args[4] = piece;
     ask(q, "download");
     parallel_copy(static_cast<std::byte*>(dst) + done, staging_, piece);
@@ -130,9 +132,9 @@ void DevicePlane::copy(const Buffer& dst, uint64_t dst_offset, const Buffer& src
   protocol::Request q;
   q.op = protocol::Op::kDevCopy;
   q.args[0] = dst.id;
-  q.args[1] = dst_offset;
+  q.args[1] = dst.base + dst_offset;
   q.args[2] = src.id;
-  q.args[3] = src_offset;
+  q.args[3] = src.base + src_offset;
   q.args[4] = bytes;
   ask(q, "copy on the device");
 }
@@ -145,7 +147,11 @@ void DevicePlane::move(const Buffer& dst, const Buffer& src, const std::vector<B
   static_assert(sizeof(ByteMove) == 3 * sizeof(uint64_t));
   for (size_t done = 0; done < moves.size();) {
     const size_t n = std::min(kPerRequest, moves.size() - done);
-    std::memcpy(staging_, moves.data() + done, n * sizeof(ByteMove));
+    auto* staged = reinterpret_cast<ByteMove*>(staging_);
+    for (size_t i = 0; i < n; ++i) {
+      const ByteMove& m = moves[done + i];
+      staged[i] = {src.base + m.source, dst.base + m.dest, m.bytes};
+    }
     protocol::Request q;
     q.op = protocol::Op::kDevMoves;
     q.args[0] = dst.id;
@@ -162,7 +168,7 @@ void DevicePlane::fill(const Buffer& dst, uint64_t offset, uint64_t elements, ui
   protocol::Request q;
   q.op = protocol::Op::kDevFill;
   q.args[0] = dst.id;
-  q.args[1] = offset;
+  q.args[1] = dst.base + offset;
   q.args[2] = elements;
   q.args[3] = element_bytes;
   q.args[4] = bits;
@@ -178,9 +184,9 @@ std::vector<DevicePlane::Difference> DevicePlane::compare(const Buffer& a, const
     const size_t n = std::min(kPerRequest, ranges.size() - done);
     auto* words = reinterpret_cast<uint64_t*>(staging_);
     for (size_t i = 0; i < n; ++i) {
-      words[3 * i] = ranges[done + i].first;
+      words[3 * i] = a.base + ranges[done + i].first;
       words[3 * i + 1] = ranges[done + i].second;
-      words[3 * i + 2] = 0;
+      words[3 * i + 2] = b.base + ranges[done + i].first;
     }
     protocol::Request q;
     q.op = protocol::Op::kDevCompare;
@@ -206,9 +212,9 @@ DevicePlane::OutOfTolerance DevicePlane::check(const Buffer& got, uint64_t got_o
   protocol::Request q;
   q.op = protocol::Op::kDevCheck;
   q.args[0] = got.id;
-  q.args[1] = got_offset;
+  q.args[1] = got.base + got_offset;
   q.args[2] = expected.id;
-  q.args[3] = expected_offset;
+  q.args[3] = expected.base + expected_offset;
   q.args[4] = elements;
   q.args[5] = 0;
   protocol::Reply r = ask(q, "check outputs on the device");
@@ -223,7 +229,7 @@ void DevicePlane::generate(const Buffer& dst, uint64_t offset, uint64_t elements
   protocol::Request q;
   q.op = protocol::Op::kDevGenerate;
   q.args[0] = dst.id;
-  q.args[1] = offset;
+  q.args[1] = dst.base + offset;
   q.args[2] = elements;
   q.args[3] = 0;
   ask(q, "draw inputs on the device");

@@ -37,13 +37,18 @@ class DevicePlane {
 
   struct Buffer {
     uint64_t id = 0;     // 0: none
-    uint64_t bytes = 0;  // as allocated (rounded up to the device's granularity)
+    uint64_t bytes = 0;  // as allocated (rounded up to the device's granularity); a view's own
     int fd = -1;         // exported buffers: the descriptor a runner maps (owned by the plane)
+    uint64_t base = 0;   // a view: where it starts in the allocation; every offset given with
+                         // the buffer is from there
+    // The `bytes` at `offset` of this buffer, as a buffer of their own (not to be released).
+    Buffer view(uint64_t offset, uint64_t view_bytes) const { return {id, view_bytes, -1, base + offset}; }
   };
   // A device buffer of at least `bytes`; `exported` ones come with a descriptor for a runner.
   // No buffer (id 0), with *why, when the device has no room; throws InternalError when the
   // helper died.
   Buffer allocate(uint64_t bytes, bool exported, std::string* why);
+  // Frees a buffer allocate() gave (not a view).
   void release(Buffer& b);
 
   // Host to device and back, through the staging region.
@@ -63,7 +68,8 @@ class DevicePlane {
     uint64_t bytes = 0;                // bytes that differ
     uint64_t first = ~uint64_t{0};     // offset of the first one within the range
   };
-  // a and b compared over each range ({offset, bytes}, the same in both), on the device.
+  // a and b compared over each range ({offset, bytes}, the same in both: from each one's base),
+  // on the device.
   std::vector<Difference> compare(const Buffer& a, const Buffer& b,
                                   const std::vector<std::pair<uint64_t, uint64_t>>& ranges);
 

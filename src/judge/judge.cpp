@@ -23,6 +23,7 @@
 #include "judge/window_overhead.hpp"
 #include "judge/runner_pool.hpp"
 #include "judge/sanitizer_run.hpp"
+#include "judge/placements.hpp"
 #include "judge/timed_data_on_device.hpp"
 #include "judge/timer_check.hpp"
 #include "judge/timing_loop.hpp"
@@ -75,10 +76,11 @@ class Judge {
  public:
   // `window_overhead`: what comes off each timed call's device time (window_overhead.hpp); nullopt
   // for graph replays and host-clock backends.
+  // `placements`: how many places each timed side rotates through (placements.hpp).
   Judge(const Task& task, const Backend& backend, const JudgeOptions& options, Verdict& verdict,
-        std::optional<double> window_overhead)
+        std::optional<double> window_overhead, int placements)
       : task_(task), backend_(backend), options_(options), v_(verdict),
-        window_overhead_(window_overhead) {}
+        window_overhead_(window_overhead), placements_(placements) {}
 
   void run(const std::string& source) {
     v_.warnings = scan_source(source, backend_.name());
@@ -115,6 +117,8 @@ class Judge {
     reference_ = std::make_unique<Lane>(backend_, task_, reference, max_region);
     candidate_ = std::make_unique<Lane>(backend_, task_, c.library, max_region);
     if (needs_baseline()) baseline_ = std::make_unique<Lane>(backend_, task_, baseline, max_region);
+    for (Lane* timed : {candidate_.get(), baseline_.get()})
+      if (timed != nullptr) timed->use_placements(placements_);
     // Where the backend has a device helper, every lane's device buffers are the helper's: the
     // checked calls and the timed ones lay out and check their tensors there
     // (judge/checked_calls.hpp, judge/timed_data_on_device.hpp).
@@ -490,8 +494,11 @@ class Judge {
     lo.order_seed = stream_key(sv.seeds.back(), 0x0DE5);
     lo.on_device = on_device != nullptr;
     if (on_device) {
-      // Both lanes get the pair's inputs on the device before the pair.
+      // Each pair runs on both sides' next placements (judge/placements.hpp), and both lanes
+      // get the pair's inputs there before it.
       lo.before_pair = [&] {
+        candidate_->next_placement();
+        if (base) base->next_placement();
         if (fresh) pair_order = draw_reordering(task_, shape, stream_key(order_key, draws++));
         on_device->prepare_pair(pair_order);
       };
@@ -559,6 +566,7 @@ class Judge {
     tm.window_overhead_ns = window_overhead_;
     tm.checked_on_device = on_device != nullptr;
     tm.checked_on_host_because = host_path_reason;
+    tm.placements = on_device ? candidate_->placements() : 1;
     if (fresh) {
       tm.inputs_per_call = "reordered along";
       for (size_t k = 0; k < task_.equivariant.size(); ++k)
@@ -702,6 +710,7 @@ class Judge {
   const JudgeOptions& options_;
   Verdict& v_;
   const std::optional<double> window_overhead_;
+  const int placements_;
   RunnerPool own_runners_;  // where options_.runners is null; first: it outlives its lanes
   std::unique_ptr<DevicePlane> plane_;  // before the lanes: they map its buffers
   std::unique_ptr<Lane> reference_;
@@ -731,8 +740,9 @@ Verdict judge_solution(const Task& task, const Backend& backend, const std::stri
   std::optional<double> overhead = window_overhead_to_apply(name == v.device.end() ? std::string() : name->second);
   // Graph replays and host-clock times keep their windows whole (window_overhead.hpp).
   if (options.graph_launches > 0 || backend.times_on_host_clock()) overhead.reset();
+  const int placements = wanted_placements();  // as early, for the same reason
   double t0 = now_seconds();
-  Judge judge(task, backend, options, v, overhead);
+  Judge judge(task, backend, options, v, overhead, placements);
   try {
     judge.run(source);
   } catch (const InternalError& e) {

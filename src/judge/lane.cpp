@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/parallel.hpp"
+#include "judge/placements.hpp"
 
 namespace arena {
 
@@ -72,8 +73,18 @@ std::string Lane::prepare(const Shape& shape) {
   for (const auto& t : task_.tensors) dims_.push_back(task_.dims(t, shape));
   layout_ = make_layout(tensor_bytes(task_, shape));
   if (plane_ != nullptr) plane_->release(device_buffer_);  // the runner's mapping keeps it until remapped
-  if (plane_ != nullptr && (device_plane_off_ = plane_->unavailable()).empty())
-    device_buffer_ = plane_->allocate(layout_.total_bytes, /*exported=*/true, &device_plane_off_);
+  placements_ = 1;
+  if (plane_ != nullptr && (device_plane_off_ = plane_->unavailable()).empty()) {
+    // Several placements where they fit (judge/placements.hpp); else one, as the region needs.
+    placements_ = placements_for(layout_.total_bytes, wanted_placements_);
+    if (placements_ > 1)
+      device_buffer_ = plane_->allocate(placements_ * placement_stride(layout_.total_bytes), /*exported=*/true,
+                                        &device_plane_off_);
+    if (device_buffer_.id == 0) {
+      placements_ = 1;
+      device_buffer_ = plane_->allocate(layout_.total_bytes, /*exported=*/true, &device_plane_off_);
+    }
+  }
   if (device_buffer_.id != 0) {
     runner_->map_region(layout_.total_bytes, device_buffer_.fd, device_buffer_.bytes);
   } else {
@@ -81,6 +92,7 @@ std::string Lane::prepare(const Shape& shape) {
   }
   offsets_.clear();
   for (const auto& s : layout_.slots) offsets_.push_back(s.offset);
+  use_placement(0);
   inputs_on_device_ = false;
   output_ranges_.clear();
   auto add_range = [&](uint64_t begin, uint64_t end) {
@@ -109,6 +121,24 @@ std::string Lane::prepare(const Shape& shape) {
   }
   poisons_.assign(task_.tensors.size(), Poison{});
   return "";
+}
+
+DevicePlane::Buffer Lane::placement(int j) const {
+  if (device_buffer_.id == 0 || j < 0 || j >= placements_)
+    throw InternalError("placement " + std::to_string(j) + " of a lane with " + std::to_string(placements_));
+  return device_buffer_.view(static_cast<uint64_t>(j) * placement_stride(layout_.total_bytes), layout_.total_bytes);
+}
+
+void Lane::use_placement(int j) {
+  placement_ = j;
+  call_offsets_ = offsets_;
+  if (device_buffer_.id == 0) return;
+  placement_view_ = placement(j);
+  for (auto& o : call_offsets_) o += placement_view_.base;
+}
+
+void Lane::next_placement() {
+  use_placement((placement_ + 1) % placements_);
 }
 
 void Lane::write_inputs(const std::vector<HostBuffer>& inputs) {
@@ -140,7 +170,7 @@ void Lane::poison_outputs(uint64_t nonce) {
 void Lane::poison_outputs_on_device(uint64_t nonce) {
   if (device_plane() == nullptr) throw InternalError("poison_outputs_on_device: the lane has no device plane buffer");
   for_each_poisoned_output(nonce, [&](const Poison& p, const BufferLayout::Slot& s, size_t size) {
-    plane_->fill(device_buffer_, s.offset, s.bytes / size, static_cast<uint32_t>(size), p.bits);
+    plane_->fill(placement_view_, s.offset, s.bytes / size, static_cast<uint32_t>(size), p.bits);
   });
 }
 
@@ -165,7 +195,7 @@ CallOutcome Lane::call(double timeout_s, bool cold, uint32_t flags, uint32_t gra
   }
   if (cold && !runner_->flush_caches(timeout_s))
     return {CallOutcome::Kind::kCrash, 0, 0, "the runner died while evicting the caches"};
-  CallOutcome o = runner_->call(offsets_, scalars_, timeout_s, flags, graph_launches);
+  CallOutcome o = runner_->call(call_offsets_, scalars_, timeout_s, flags, graph_launches);
   if (o.kind != CallOutcome::Kind::kOk || transfer == Transfer::kNone) return o;
   CallOutcome down = runner_->transfer(protocol::Op::kDownload, timeout_s, ranges);
   return down.kind == CallOutcome::Kind::kOk ? o : down;

@@ -43,6 +43,9 @@ class Lane {
   // The runner's device buffers come from `plane` (the judge's, judge/device_plane.hpp) from
   // the next prepare() on, where the plane is available; the lane's own otherwise.
   void use_device_plane(DevicePlane* plane) { plane_ = plane; }
+  // A timed lane's device buffer holds its region `n` times (judge/placements.hpp: fewer where
+  // the region is large), from the next prepare() on; 1 (the default) for one.
+  void use_placements(int n) { wanted_placements_ = n; }
   // Starts a runner if none is alive, without waiting for it to be ready.
   void start();
   // Asks the runner to quit and waits up to `timeout_s` for it: its exit code (RunnerClient::quit).
@@ -100,8 +103,14 @@ class Lane {
   double runner_start_seconds() const { return runner_start_seconds_; }
 
   const BufferLayout& layout() const { return layout_; }
-  // The device plane's buffer this lane's runner works on; nullptr when it has its own.
-  const DevicePlane::Buffer* device_buffer() const { return device_buffer_.id != 0 ? &device_buffer_ : nullptr; }
+  // The device plane's buffer this lane's runner works on (its current placement: a view of the
+  // layout's size); nullptr when it has its own.
+  const DevicePlane::Buffer* device_buffer() const { return device_buffer_.id != 0 ? &placement_view_ : nullptr; }
+  // Its placements (1 where it has none of the plane's): placement j of its device buffer; the
+  // next calls (and device_buffer()) on placement (current + 1) mod placements().
+  int placements() const { return placements_; }
+  DevicePlane::Buffer placement(int j) const;
+  void next_placement();
   DevicePlane* device_plane() const { return device_buffer_.id != 0 ? plane_ : nullptr; }
   // Why the lane's device buffers are its own although a plane was given ("" otherwise).
   const std::string& device_plane_off() const { return device_plane_off_; }
@@ -129,8 +138,16 @@ class Lane {
   template <typename Fill>
   void for_each_poisoned_output(uint64_t nonce, Fill fill);
 
+  // Sets the current placement: its view and the calls' offsets.
+  void use_placement(int j);
+
   DevicePlane* plane_ = nullptr;
-  DevicePlane::Buffer device_buffer_;
+  DevicePlane::Buffer device_buffer_;  // the allocation, all placements
+  DevicePlane::Buffer placement_view_;
+  int wanted_placements_ = 1;
+  int placements_ = 1;
+  int placement_ = 0;
+  std::vector<uint64_t> call_offsets_;  // offsets_ moved to the current placement
   std::string device_plane_off_;
 };
 

@@ -66,7 +66,7 @@ enum class Op : uint32_t {
                       // three uint64 (src offset, dst offset, bytes)
   kDevFill = 24,      // args: buffer id, offset, elements, element bytes (1, 2, 4, 8), pattern bits
   kDevCompare = 25,   // args: id a, id b, staging offset of the ranges, count: each range is three
-                      // uint64 (offset, bytes, unused) in both buffers; the helper writes two
+                      // uint64 (offset in a, bytes, offset in b); the helper writes two
                       // uint64 per range after them (bytes that differ, first differing byte or
                       // ~0); result[0] = ranges with a difference
   kDevCheck = 26,     // args: got id, got offset, expected id, expected offset, elements, staging

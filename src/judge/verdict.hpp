@@ -64,6 +64,9 @@ struct Timing {
   // What each timed call got as inputs: "reordered along rows, M" (fresh content per call, the
   // task's equivariant params) or "repeated" (the same inputs every call).
   std::string inputs_per_call = "repeated";
+  // The places in device memory each side's timed calls rotated through, a pair on each in turn
+  // (judge/placements.hpp); 1 where the tensors went through the host.
+  int placements = 1;
   // Whether the timed calls' inputs were laid out and their outputs checked on the device
   // (judge/timed_data_on_device.hpp), else on the host, and why not on the device.
   bool checked_on_device = false;

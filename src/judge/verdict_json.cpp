@@ -97,6 +97,7 @@ json shape_json(const ShapeVerdict& s) {
     j["timing"]["mode"] = t.graph_launches > 0 ? "graph" : "single";
     j["timing"]["graph_launches"] = t.graph_launches;
     j["timing"]["inputs_per_call"] = t.inputs_per_call;
+    j["timing"]["placements"] = t.placements;
     j["timing"]["checked_on"] = t.checked_on_device ? "device" : "host";
     if (!t.checked_on_device) j["timing"]["checked_on_host_because"] = t.checked_on_host_because;
     j["timing"]["baseline"] = t.baseline ? summary_json(*t.baseline) : json(nullptr);

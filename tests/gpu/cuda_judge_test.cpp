@@ -115,6 +115,36 @@ TEST_F(CudaJudge, TimedCallsAreCheckedOnTheDevice) {
   EXPECT_EQ(ulp.verdict["shapes"][0]["timing"]["checked_on"], "device");
 }
 
+// Each timed pair runs on both sides' next placement in device memory (judge/placements.hpp): the
+// verdict says how many, every placement's guard bytes are laid (an honest solution passes on all
+// of them) and checked (a solution that writes past its output only where its output moved is
+// found), and ARENA_PLACEMENTS=1 keeps one place.
+TEST_F(CudaJudge, TimedPairsMoveFromPlacementToPlacement) {
+  auto eval = [](const std::string& file) {
+    return run_arena({"-q", "eval", "-t", "cuda/vector_add_f32", "-s", file, "--shape", "n=100003", "--shape",
+                      "n=4194304", "--max-time", "0.3"},
+                     true);
+  };
+  auto honest = eval(source_path("tasks/cuda/vector_add_f32/starter.cu"));
+  ASSERT_EQ(honest.exit_code, 0) << honest.output;
+  for (const auto& s : honest.verdict["shapes"]) {
+    EXPECT_EQ(s["timing"]["placements"], 8) << s["timing"];
+    EXPECT_GT(s["timing"]["order"]["pairs"].get<int>(), 8) << "every placement was used";
+  }
+  const std::string moved = broken_cuda("write_past_end_when_moved");
+  auto caught = run_arena({"-q", "eval", "-t", "cuda/vector_add_f32", "-s", moved, "--shape", "n=100003", "--max-time",
+                           "0.3"},
+                          true);
+  EXPECT_EQ(caught.exit_code, 1) << caught.output;
+  EXPECT_NE(caught.output.find("wrote outside its output during timing"), std::string::npos) << caught.output;
+  testing::ScopedEnv one("ARENA_PLACEMENTS", "1");
+  auto kept = run_arena({"-q", "eval", "-t", "cuda/vector_add_f32", "-s", moved, "--shape", "n=100003", "--max-time",
+                         "0.3"},
+                        true);
+  EXPECT_EQ(kept.exit_code, 0) << "with one placement its output never moves: " << kept.output;
+  EXPECT_EQ(kept.verdict["shapes"][0]["timing"]["placements"], 1) << kept.output;
+}
+
 TEST_F(CudaJudge, AnInputChangedOnlyWhileTimedIsFound) {
   auto r = run_arena({"-q", "eval", "-t", "cuda/vector_add_f32", "-s", redteam_cuda("mutate_input_when_timed"), "--shape",
                       "n=100000", "--max-time", "0.3"},

@@ -102,6 +102,13 @@ TEST(BadInput, MalformedWindowOverheadNamesTheVariable) {
   expect_input_error(r, "ARENA_WINDOW_OVERHEAD_NS is '1.1us'");
 }
 
+TEST(BadInput, MalformedPlacementsNamesTheVariable) {
+  testing::ScopedEnv malformed("ARENA_PLACEMENTS", "0");
+  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", source_path("tasks/cpu/vector_add_f32/starter.cpp"),
+                      "--no-timing"});
+  expect_input_error(r, "ARENA_PLACEMENTS is '0'");
+}
+
 TEST(BadInput, ExplicitShapesAreCheckedAgainstTheTask) {
   const std::string starter = source_path("tasks/cpu/sgemm_f32/starter.cpp");
   auto eval = [&](const std::string& shape) {

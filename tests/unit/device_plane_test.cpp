@@ -96,6 +96,49 @@ TEST(DevicePlane, ALongListOfMovesGoesInRequestsOfOneLaunchEach) {
   EXPECT_TRUE(std::equal(got.begin(), got.end(), data.rbegin()));
 }
 
+// A view of a buffer (a timed lane's placement: judge/placements.hpp) is the same bytes from its
+// base on: every operation given the view lands there, and views of one buffer at different
+// bases compare, copy and move between each other.
+TEST(DevicePlane, AViewsOffsetsAreFromItsBase) {
+  DevicePlane plane(fake_helper());
+  ASSERT_EQ(plane.unavailable(), "");
+  std::string why;
+  DevicePlane::Buffer whole = plane.allocate(3 * 4096, false, &why);
+  ASSERT_NE(whole.id, 0u) << why;
+  const std::vector<unsigned char> zero(3 * 4096, 0);
+  plane.upload(whole, 0, zero.data(), zero.size());
+  DevicePlane::Buffer first = whole.view(0, 4096), second = whole.view(4096, 4096), third = whole.view(8192, 4096);
+  auto data = pattern(4096, 11);
+  plane.upload(second, 0, data.data(), 4096);
+  std::vector<unsigned char> back(3 * 4096);
+  plane.download(whole, 0, back.data(), back.size());
+  EXPECT_TRUE(std::equal(back.begin() + 4096, back.begin() + 8192, data.begin()));
+  EXPECT_TRUE(std::all_of(back.begin(), back.begin() + 4096, [](unsigned char c) { return c == 0; }));
+  std::vector<unsigned char> part(100);
+  plane.download(second, 1000, part.data(), 100);
+  EXPECT_TRUE(std::equal(part.begin(), part.end(), data.begin() + 1000));
+  // Copy and move from one view to another; compare the two.
+  plane.copy(third, 0, second, 0, 2048);
+  plane.move(third, second, {{2048, 2048, 2048}});
+  auto same = plane.compare(second, third, {{0, 4096}});
+  EXPECT_EQ(same.at(0).bytes, 0u) << "the third view holds the second's bytes";
+  auto differ = plane.compare(first, third, {{0, 4096}});
+  EXPECT_GT(differ.at(0).bytes, 0u) << "the first view is still zero";
+  plane.fill(third, 400, 1, 4, 0xFFFFFFFFu);
+  auto one = plane.compare(second, third, {{0, 4096}});
+  EXPECT_EQ(one.at(0).first, 400u);
+  EXPECT_LE(one.at(0).bytes, 4u);
+  // Guard zones scattered into a view land at its base too.
+  std::vector<unsigned char> image(4096, 0x5A);
+  plane.upload_scattered(first, reinterpret_cast<const std::byte*>(image.data()), {{16, 16, 8}});
+  plane.download(whole, 0, back.data(), 32);
+  EXPECT_EQ(back[16], 0x5A);
+  EXPECT_EQ(back[24], 0);
+  EXPECT_THROW(plane.release(second), InternalError)
+      << "a view is not an allocation of its own";
+  plane.release(whole);
+}
+
 // A device without room answers, it does not die: the judge falls back to its host path with
 // the reason, and the plane still serves smaller buffers.
 TEST(DevicePlane, NoRoomIsAnAnswerAndThePlaneGoesOn) {

@@ -106,7 +106,7 @@ int main(int argc, char** argv) {
         uint64_t* out = ranges + 3 * a[3];
         for (uint64_t i = 0; i < a[3]; ++i) {
           const unsigned char* x = at(a[0], ranges[3 * i], ranges[3 * i + 1]);
-          const unsigned char* y = at(a[1], ranges[3 * i], ranges[3 * i + 1]);
+          const unsigned char* y = at(a[1], ranges[3 * i + 2], ranges[3 * i + 1]);
           out[2 * i] = 0;
           out[2 * i + 1] = ~uint64_t{0};
           for (uint64_t k = 0; k < ranges[3 * i + 1]; ++k) {

@@ -317,7 +317,7 @@ int main(int argc, char** argv) {
         for (uint64_t i = 0; i < a[3]; ++i) {
           const uint64_t offset = ranges[3 * i], bytes = ranges[3 * i + 1];
           const unsigned char* x = b.at(a[0], offset, bytes, "compare");
-          const unsigned char* y = b.at(a[1], offset, bytes, "compare");
+          const unsigned char* y = b.at(a[1], ranges[3 * i + 2], bytes, "compare");
           if (a[0] == 0 || a[1] == 0) fail("compare: device buffers only", kExitSetup);
           check(cudaMemsetAsync(results + 2 * i + 1, 0xFF, sizeof(unsigned long long), stream), "compare");
           if (bytes > 0) compare_bytes<<<blocks, 256, 0, stream>>>(x, y, bytes, results + 2 * i);

@@ -212,6 +212,9 @@ int main(int argc, char** argv) {
   void* device_region = nullptr;
   arena::cuda::ImportedMemory imported;  // the device region when the judge's device helper owns it
   size_t region_bytes = 0;
+  // What call offsets may reach: the region, or the whole imported buffer (a timed lane's holds
+  // its region at several placements: judge/placements.hpp).
+  size_t device_bytes = 0;
   bool pinned = false;
   std::vector<void*> pointers;
   for (;;) {
@@ -250,10 +253,12 @@ int main(int argc, char** argv) {
           close(fd);
           if (!why.empty()) fail("mapping the judge's device buffers: " + why, arena::protocol::kExitSetup);
           device_region = imported.pointer();
+          device_bytes = q.args[0];
         } else {
           if (fd >= 0) close(fd);
           cudaError_t e = cudaMalloc(&device_region, region_bytes);
           if (e != cudaSuccess) fail_cuda("allocating the device buffers", e);
+          device_bytes = region_bytes;
         }
         reply_ok();
         break;
@@ -290,7 +295,7 @@ int main(int argc, char** argv) {
         break;
       }
       case arena::protocol::Op::kCall: {
-        arena::runner::resolve_pointers(q, device_region, region_bytes, pointers);
+        arena::runner::resolve_pointers(q, device_region, device_bytes, pointers);
         const bool hold_now = hold && (q.call_flags & arena::protocol::kCallNoHold) == 0;
         // --graph: the calls are captured into one graph before the window opens, so capture and
         // instantiation stay out of it; the window holds one replay of all of them.
