@@ -6,7 +6,11 @@
            median of each run, and their coefficient of variation (CV) across runs.
   ncu      the judge's median against Nsight Compute's gpu__time_duration.sum for the same
            kernel, same shape, caches flushed (--cache-control all), clocks left alone
-           (--clock-control none): the relative difference per shape.
+           (--clock-control none): the relative difference per shape. ncu's reading is taken
+           in a runner of its own (build/bench/ncu_solo: the one process under ncu); with
+           --in-eval, of the `arena eval` itself, where ncu instruments every runner and the
+           device helper and reads kernels longer (docs/timing.md, "Why ncu reads a kernel
+           longer inside arena eval").
   latency  the wall time of one `arena eval` of a cached solution (warm) and of one with an
            empty compile cache (cold), and where the verdict says the seconds went.
   window   no `arena eval`: build/bench/event_window times probe kernels (empty ones, the
@@ -134,6 +138,20 @@ def ncu_times(args, shape):
         return out
 
 
+def ncu_solo_times(args, shape):
+    """Nsight Compute's duration (ns) of each call of the solution, its kernels summed, in a
+    runner that is the one process under ncu (build/bench/ncu_solo)."""
+    tool = os.path.join(os.path.dirname(args.arena), "bench", "ncu_solo")
+    if not os.path.exists(tool):
+        sys.exit("%s is not built: it needs the CUDA build (cmake --build build --target ncu_solo)" % tool)
+    p = subprocess.run([tool, "--task", args.task, "--solution", args.solution, "--shape", shape,
+                        "--calls", str(args.ncu_seeds), "--ncu", args.ncu],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        sys.exit("ncu_solo failed (exit %d):\n%s" % (p.returncode, p.stderr[-2000:]))
+    return json.loads(p.stdout)["calls_ns"]
+
+
 def cmd_ncu(args):
     if not args.shape:
         sys.exit("ncu needs --shape (the same shape for both measurements)")
@@ -144,7 +162,7 @@ def cmd_ncu(args):
         t = v["shapes"][0].get("timing")
         if not t:
             sys.exit("the solution was not timed at %s: %s" % (shape, v["shapes"][0]["message"]))
-        durations = ncu_times(args, shape)
+        durations = ncu_times(args, shape) if args.in_eval else ncu_solo_times(args, shape)
         ncu_median = statistics.median(durations)
         diff = t["median_ns"] / ncu_median - 1
         row = {"shape": shape, "arena_median_ns": t["median_ns"], "ncu_median_ns": ncu_median,
@@ -265,8 +283,11 @@ def main():
     ap.add_argument("--kernel", default=".*", help="ncu: regex of the solution's kernel names (give it: with "
                     "inputs drawn on the device, '.*' also matches the judge's helper kernels)")
     ap.add_argument("--ncu-seeds", type=int, default=10,
-                    help="ncu: input seeds of the profiled eval, so ncu sees that many launches and more (the "
-                         "first touch fresh buffers; its median is then the steady kernel's)")
+                    help="ncu: calls profiled in the runner of their own (with --in-eval: input seeds of the "
+                         "profiled eval, so ncu sees that many launches and more)")
+    ap.add_argument("--in-eval", action="store_true",
+                    help="ncu: profile the arena eval itself (every process instrumented; --kernel picks the "
+                         "solution's kernels) instead of a runner of its own")
     ap.add_argument("--max-time", type=float, help="passed to arena eval")
     ap.add_argument("--warm", action="store_true", help="passed to arena eval (caches not evicted)")
     ap.add_argument("--arena", default=os.path.join(os.path.dirname(__file__), "..", "build", "arena"))

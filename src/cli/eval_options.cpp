@@ -14,9 +14,7 @@
 #include "judge/shape_selection.hpp"
 
 namespace arena::cli {
-namespace {
 
-// "M=8192 N=8192 K=8192" (or comma-separated): every param of the task, once.
 Shape parse_shape_arg(const Task& task, const std::string& text) {
   Shape s;
   std::string spaced = text;
@@ -51,6 +49,8 @@ Shape parse_shape_arg(const Task& task, const std::string& text) {
     if (!s.params.count(p.name)) throw bad("'" + p.name + "' is missing");
   return s;
 }
+
+namespace {
 
 uint64_t parse_seed(const std::string& s) {
   try {

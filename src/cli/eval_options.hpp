@@ -37,6 +37,10 @@ struct EvalOptions {
   bool operator==(const EvalOptions&) const = default;
 };
 
+// One --shape: "M=8192 N=8192 K=8192" (or comma-separated), every param of `task` once;
+// InputError naming the shape and the task's params otherwise.
+Shape parse_shape_arg(const Task& task, const std::string& text);
+
 // Registers the options of `arena eval` on `cmd`, writing into `o` (which must outlive it).
 void add_eval_options(CLI::App& cmd, EvalOptions& o);
 
