@@ -36,7 +36,7 @@ namespace {
 
 int run(int argc, char** argv) {
   CLI::App app{"A solution's kernels timed by Nsight Compute in a runner of their own"};
-  std::string task_id, solution, shape_text, ncu = "ncu";
+  std::string task_id, solution, shape_text, ncu;
   int calls = 10;
   uint64_t seed = 1;
   app.add_option("--task", task_id, "task id, e.g. cuda/vector_add_f32")->required();
@@ -44,7 +44,7 @@ int run(int argc, char** argv) {
   app.add_option("--shape", shape_text, "one shape, e.g. \"n=4194304\"")->required();
   app.add_option("--calls", calls, "calls to profile (default 10)")->check(CLI::Range(1, 1000));
   app.add_option("--seed", seed, "the inputs' seed (default 1)");
-  app.add_option("--ncu", ncu, "the Nsight Compute executable (default: ncu on PATH)");
+  app.add_option("--ncu", ncu, "the Nsight Compute executable, a path (default: the one arena-tool profile runs)");
   CLI11_PARSE(app, argc, argv);
 
   const Task task = load_task(resolve_task(task_id, tasks_root()));
@@ -60,12 +60,12 @@ int run(int argc, char** argv) {
   TempDir dir("arena-ncu-solo");
   const auto report = dir.path() / "ncu.csv";
   const int64_t bytes = region_bytes(task, shape);
-  RunnerSpec spec = backend->runner(library, bytes);
-  spec.wrapper = {ncu,          "--csv", "--print-units", "base", "--clock-control", "none", "--cache-control", "all",
+  // The profile round's runner under ncu (its ncu, no stream hold), asked for the duration alone.
+  RunnerSpec spec = backend->profiler_runner(backend->runner(library, bytes), report);
+  if (spec.wrapper.empty()) throw InputError("the " + backend->name() + " backend runs no profiler");
+  spec.wrapper = {ncu.empty() ? spec.wrapper[0] : ncu,
+                  "--csv", "--print-units", "base", "--clock-control", "none", "--cache-control", "all",
                   "--log-file", report.string(), "--metrics", "gpu__time_duration.sum"};
-  spec.extra_args.push_back("--no-hold");  // ncu serializes launches
-  spec.reads_confined_under_wrapper = true;
-  spec.start_timeout_s = 300;
   {
     DeviceLock lock(backend->device_key());  // ncu times on the device: no judge beside it
     Lane lane(*backend, task, library, bytes);

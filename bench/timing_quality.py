@@ -145,7 +145,7 @@ def ncu_solo_times(args, shape):
     if not os.path.exists(tool):
         sys.exit("%s is not built: it needs the CUDA build (cmake --build build --target ncu_solo)" % tool)
     p = subprocess.run([tool, "--task", args.task, "--solution", args.solution, "--shape", shape,
-                        "--calls", str(args.ncu_seeds), "--ncu", args.ncu],
+                        "--calls", str(args.ncu_seeds), "--ncu", shutil.which(args.ncu) or args.ncu],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode != 0:
         sys.exit("ncu_solo failed (exit %d):\n%s" % (p.returncode, p.stderr[-2000:]))
