@@ -10,7 +10,6 @@
 // left alone (--clock-control none). Prints JSON: every kernel's gpu__time_duration.sum (ns)
 // and each call's sum of them, and their median.
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
@@ -40,11 +39,15 @@ int run(int argc, char** argv) {
   int calls = 10;
   uint64_t seed = 1;
   app.add_option("--task", task_id, "task id, e.g. cuda/vector_add_f32")->required();
-  app.add_option("--solution", solution, "the solution's source")->required()->check(CLI::ExistingFile);
+  app.add_option("--solution", solution, "the solution's source")
+      ->required()
+      ->check(CLI::ExistingFile);
   app.add_option("--shape", shape_text, "one shape, e.g. \"n=4194304\"")->required();
   app.add_option("--calls", calls, "calls to profile (default 10)")->check(CLI::Range(1, 1000));
   app.add_option("--seed", seed, "the inputs' seed (default 1)");
-  app.add_option("--ncu", ncu, "the Nsight Compute executable, a path (default: the one arena-tool profile runs)");
+  app.add_option(
+      "--ncu", ncu,
+      "the Nsight Compute executable, a path (default: the one arena-tool profile runs)");
   CLI11_PARSE(app, argc, argv);
 
   const Task task = load_task(resolve_task(task_id, tasks_root()));
@@ -62,28 +65,41 @@ int run(int argc, char** argv) {
   const int64_t bytes = region_bytes(task, shape);
   // The profile round's runner under ncu (its ncu, no stream hold), asked for the duration alone.
   RunnerSpec spec = backend->profiler_runner(backend->runner(library, bytes), report);
-  if (spec.wrapper.empty()) throw InputError("the " + backend->name() + " backend runs no profiler");
+  if (spec.wrapper.empty())
+    throw InputError("the " + backend->name() + " backend runs no profiler");
   spec.wrapper = {ncu.empty() ? spec.wrapper[0] : ncu,
-                  "--csv", "--print-units", "base", "--clock-control", "none", "--cache-control", "all",
-                  "--log-file", report.string(), "--metrics", "gpu__time_duration.sum"};
+                  "--csv",
+                  "--print-units",
+                  "base",
+                  "--clock-control",
+                  "none",
+                  "--cache-control",
+                  "all",
+                  "--log-file",
+                  report.string(),
+                  "--metrics",
+                  "gpu__time_duration.sum"};
   {
     DeviceLock lock(backend->device_key());  // ncu times on the device: no judge beside it
     Lane lane(*backend, task, library, bytes);
     lane.use_runner_spec(std::move(spec));
-    if (std::string err = lane.prepare(shape); !err.empty()) throw InputError("the runner did not start under ncu: " + err);
+    if (std::string err = lane.prepare(shape); !err.empty())
+      throw InputError("the runner did not start under ncu: " + err);
     lane.write_inputs(generate_inputs(task, shape, seed));
     lane.arm_guards(seed);
     for (int i = 0; i < calls; ++i) {
       lane.poison_outputs(seed + static_cast<uint64_t>(i));
       CallOutcome o = lane.call(300);
-      if (o.kind != CallOutcome::Kind::kOk) throw InputError("call " + std::to_string(i) + " failed: " + o.message);
+      if (o.kind != CallOutcome::Kind::kOk)
+        throw InputError("call " + std::to_string(i) + " failed: " + o.message);
     }
-    if (!lane.quit(300)) throw InputError("ncu did not exit within 300 s of the runner being asked to quit");
+    if (!lane.quit(300))
+      throw InputError("ncu did not exit within 300 s of the runner being asked to quit");
   }
   const auto kernels = parse_ncu_csv(read_file(report));
   if (kernels.empty() || kernels.size() % static_cast<size_t>(calls) != 0)
-    throw InputError("ncu measured " + std::to_string(kernels.size()) + " kernel launches for " + std::to_string(calls) +
-                     " calls: not the same number per call");
+    throw InputError("ncu measured " + std::to_string(kernels.size()) + " kernel launches for " +
+                     std::to_string(calls) + " calls: not the same number per call");
   const size_t per_call = kernels.size() / static_cast<size_t>(calls);
   nlohmann::json out;
   out["task"] = task.id;

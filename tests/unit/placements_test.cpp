@@ -18,10 +18,10 @@ TEST(Placements, EachStartsOnAPageOfItsOwn) {
 }
 
 TEST(Placements, AsManyAsWantedWhereTheyFitTheBudget) {
-  EXPECT_EQ(placements_for(48 * kMiB + 16384, 8), 8);  // 400 MiB
-  EXPECT_EQ(placements_for(200 * kMiB, 8), 5);         // 5 x 200 MiB of the 1 GiB
-  EXPECT_EQ(placements_for(600 * kMiB, 8), 1);         // more than half the budget: one
-  EXPECT_EQ(placements_for(uint64_t{20} << 30, 8), 1); // larger than the budget: still one
+  EXPECT_EQ(placements_for(48 * kMiB + 16384, 8), 8);   // 400 MiB
+  EXPECT_EQ(placements_for(200 * kMiB, 8), 5);          // 5 x 200 MiB of the 1 GiB
+  EXPECT_EQ(placements_for(600 * kMiB, 8), 1);          // more than half the budget: one
+  EXPECT_EQ(placements_for(uint64_t{20} << 30, 8), 1);  // larger than the budget: still one
   EXPECT_EQ(placements_for(4096, 1), 1);
   EXPECT_EQ(placements_for(4096, 0), 1);
   EXPECT_EQ(placements_for(4096, 1000), kMaxPlacements);
@@ -47,7 +47,8 @@ TEST(Placements, AMalformedVariableIsNamed) {
       wanted_placements();
       ADD_FAILURE() << "'" << bad << "' was taken";
     } catch (const InputError& e) {
-      EXPECT_NE(std::string(e.what()).find("ARENA_PLACEMENTS is '" + std::string(bad) + "'"), std::string::npos)
+      EXPECT_NE(std::string(e.what()).find("ARENA_PLACEMENTS is '" + std::string(bad) + "'"),
+                std::string::npos)
           << e.what();
       EXPECT_NE(std::string(e.what()).find("1 to 64"), std::string::npos) << e.what();
     }
