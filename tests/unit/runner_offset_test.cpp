@@ -14,6 +14,10 @@ namespace {
 TEST(RunnerOffset, KnownForTheMeasuredDeviceOnly) {
   ASSERT_TRUE(runner_offset_sd_ns("NVIDIA H200"));
   EXPECT_GT(*runner_offset_sd_ns("NVIDIA H200"), 0);
+  // The H100's row: the root mean square of its six A/A rows (59 ns), below the H200's.
+  ASSERT_TRUE(runner_offset_sd_ns("NVIDIA H100 80GB HBM3"));
+  EXPECT_NEAR(*runner_offset_sd_ns("NVIDIA H100 80GB HBM3"), 59, 5);
+  EXPECT_LT(*runner_offset_sd_ns("NVIDIA H100 80GB HBM3"), *runner_offset_sd_ns("NVIDIA H200"));
   EXPECT_FALSE(runner_offset_sd_ns("AMD EPYC 7763 64-Core Processor"));
   EXPECT_FALSE(runner_offset_sd_ns(""));
 }
