@@ -82,6 +82,7 @@ std::string Lane::prepare(const Shape& shape) {
                                         &device_plane_off_);
     if (device_buffer_.id == 0) {
       placements_ = 1;
+      device_plane_off_.clear();  // the one placement may fit where all did not
       device_buffer_ = plane_->allocate(layout_.total_bytes, /*exported=*/true, &device_plane_off_);
     }
   }
