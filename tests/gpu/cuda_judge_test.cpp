@@ -84,9 +84,10 @@ TEST_F(CudaJudge, TimedDataStaysOnTheDeviceUnlessTurnedOff) {
   EXPECT_EQ(on.verdict["shapes"][0]["timing"]["checked_on"], "device") << on.output;
   EXPECT_EQ(on.verdict["shapes"][0]["timing"]["inputs_per_call"], "reordered along rows");
   EXPECT_EQ(on.verdict["shapes"][0]["checked_on"], "device") << on.output;
-  setenv("ARENA_DEVICE_PLANE", "0", 1);
-  auto off = run_arena(args, true);
-  unsetenv("ARENA_DEVICE_PLANE");
+  auto off = [&] {
+    testing::ScopedEnv plane_off("ARENA_DEVICE_PLANE", "0");
+    return run_arena(args, true);
+  }();
   ASSERT_EQ(off.exit_code, 0) << off.output;
   EXPECT_EQ(off.verdict["shapes"][0]["timing"]["checked_on"], "host");
   EXPECT_FALSE(off.verdict["shapes"][0]["timing"]["checked_on_host_because"].get<std::string>().empty());

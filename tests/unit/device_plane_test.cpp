@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "core/error.hpp"
 #include "judge/checker.hpp"
 #include "judge/device_guards.hpp"
+#include "scoped_env.hpp"
 
 namespace arena {
 namespace {
@@ -142,10 +144,10 @@ TEST(DevicePlane, AViewsOffsetsAreFromItsBase) {
 // A device without room answers, it does not die: the judge falls back to its host path with
 // the reason, and the plane still serves smaller buffers.
 TEST(DevicePlane, NoRoomIsAnAnswerAndThePlaneGoesOn) {
-  setenv("FAKE_DEVICE_BYTES", "1048576", 1);
+  std::optional<testing::ScopedEnv> small_device(std::in_place, "FAKE_DEVICE_BYTES", "1048576");
   DevicePlane plane(fake_helper());
   ASSERT_EQ(plane.unavailable(), "");
-  unsetenv("FAKE_DEVICE_BYTES");
+  small_device.reset();  // the helper has read it
   std::string why;
   DevicePlane::Buffer big = plane.allocate(size_t{8} << 20, true, &why);
   EXPECT_EQ(big.id, 0u);
