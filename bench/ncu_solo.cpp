@@ -10,8 +10,6 @@
 // left alone (--clock-control none). Prints JSON: every kernel's gpu__time_duration.sum (ns)
 // and each call's sum of them, and their median.
 #include <CLI/CLI.hpp>
-#include <algorithm>
-#include <cstdlib>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -29,6 +27,7 @@
 #include "judge/input_generator.hpp"
 #include "judge/lane.hpp"
 #include "judge/ncu_report.hpp"
+#include "judge/sample_stats.hpp"
 
 namespace arena {
 namespace {
@@ -53,8 +52,7 @@ int run(int argc, char** argv) {
   const Task task = load_task(resolve_task(task_id, tasks_root()));
   const Shape shape = cli::parse_shape_arg(task, shape_text);
   BackendOptions options;
-  const char* cache = std::getenv("ARENA_CACHE_DIR");
-  options.cache_dir = cache != nullptr ? std::filesystem::path(cache) : default_cache_dir();
+  options.cache_dir = default_cache_dir();  // $ARENA_CACHE_DIR where set, as arena's
   options.runner_dir = ARENA_RUNNER_DIR;
   auto backend = make_backend(task.backend, options);
   if (std::string why = backend->profiler_unavailable(); !why.empty()) throw InputError(why);
@@ -117,10 +115,7 @@ int run(int argc, char** argv) {
     sums.push_back(sum);
   }
   out["calls_ns"] = sums;
-  std::vector<double> sorted = sums;
-  std::sort(sorted.begin(), sorted.end());
-  const size_t n = sorted.size();
-  out["median_ns"] = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  out["median_ns"] = summarize(sums).median;
   std::cout << out.dump(1) << "\n";
   return 0;
 }
