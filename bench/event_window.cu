@@ -1,6 +1,7 @@
 // How much of the judge's event window is not the kernel: times probe kernels exactly as the CUDA
 // runner times a call (L2 swept, stream held by the spinning kernel, start event, launch, stop
-// event, release) and prints each probe's median window. bench/timing_quality.py's `window`
+// event, release) and prints each probe's median window. The hold is the runner's own
+// (src/backends/cuda/hold_kernel.cuh, every SM held). bench/timing_quality.py's `window`
 // measure runs it again under Nsight Compute and compares the two per probe: the difference is
 // the window's fixed part (launch start-up, the events), what separates a short kernel's event
 // time from ncu's gpu__time_duration (docs/timing.md, "Accuracy").
@@ -84,12 +85,8 @@ int main(int argc, char** argv) {
   cudaEvent_t start, stop;
   check(cudaEventCreate(&start), "event");
   check(cudaEventCreate(&stop), "event");
-  int* release_host = nullptr;
-  int* release_dev = nullptr;
-  int* gave_up = nullptr;
-  check(cudaHostAlloc(&release_host, sizeof(int), cudaHostAllocMapped), "release flag");
-  check(cudaHostGetDevicePointer(&release_dev, release_host, 0), "release flag");
-  check(cudaMalloc(&gave_up, sizeof(int)), "gave_up");
+  arena::cuda::DeviceHold device_hold;
+  if (!device_hold.init(0).empty()) check(cudaErrorUnknown, "the hold");
   const long most = 67108864;
   float *a, *b, *c;
   check(cudaMalloc(&a, most * sizeof(float)), "a");
@@ -108,15 +105,16 @@ int main(int argc, char** argv) {
     for (int r = 0; r < reps; ++r) {
       l2.flush(stream);
       check(cudaStreamSynchronize(stream), "the L2 sweep");
-      *reinterpret_cast<volatile int*>(release_host) = 0;
-      if (hold)
-        arena::cuda::hold_stream<<<1, 1, 0, stream>>>(release_dev, gave_up, 1'000'000'000ull);
+      if (hold) {
+        device_hold.enqueue(stream, 1'000'000'000ull);
+        if (!device_hold.wait_resident(1'000'000'000ull)) check(cudaErrorUnknown, "the hold never took the device");
+      }
       cudaEventRecord(start, stream);
       if (p.blocks > 0) probe_empty<<<p.blocks, 128, 0, stream>>>();
       if (p.blocks == 0)
         probe_add<<<static_cast<unsigned>((p.n + 255) / 256), 256, 0, stream>>>(a, b, c, p.n);
       cudaEventRecord(stop, stream);
-      *reinterpret_cast<volatile int*>(release_host) = 1;
+      if (hold) device_hold.release();
       check(cudaStreamSynchronize(stream), "a probe");
       float ms = 0;
       check(cudaEventElapsedTime(&ms, start, stop), "the events");

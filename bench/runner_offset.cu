@@ -27,9 +27,8 @@ int main(int argc, char** argv) {
   arena::cuda::L2Flush l2; l2.init(0);
   cudaStream_t s; cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
   cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);
-  int* rel_h; cudaHostAlloc(&rel_h, sizeof(int), cudaHostAllocMapped);
-  int* rel_d; cudaHostGetDevicePointer(&rel_d, rel_h, 0);
-  int* gave; cudaMalloc(&gave, 4);
+  arena::cuda::DeviceHold hold;  // the runner's own
+  if (!hold.init(0).empty()) { fprintf(stderr, "runner_offset: cannot set the hold up\n"); return 1; }
   long sizes[] = {262144, 1000003, 4194304};
   for (long n : sizes) {
     std::vector<float*> regions(K);
@@ -41,9 +40,8 @@ int main(int argc, char** argv) {
     for (int r = 0; r < reps + 20; ++r) {
       for (int k = -1; k < K; ++k) {
         l2.flush(s); cudaStreamSynchronize(s);
-        *(volatile int*)rel_h = 0;
-        cudaMemsetAsync(gave, 0, 4, s);
-        arena::cuda::hold_stream<<<1, 1, 0, s>>>(rel_d, gave, 1000000000ull);
+        hold.enqueue(s, 1000000000ull);
+        hold.wait_resident(1000000000ull);
         cudaEventRecord(e0, s);
         if (k < 0) probe_empty<<<1, 32, 0, s>>>();
         else {
@@ -51,7 +49,7 @@ int main(int argc, char** argv) {
           probe_add<<<(n + 255) / 256, 256, 0, s>>>(a, a + n, a + 2 * n, n);
         }
         cudaEventRecord(e1, s);
-        *(volatile int*)rel_h = 1;
+        hold.release();
         cudaStreamSynchronize(s); cudaDeviceSynchronize();
         float m; cudaEventElapsedTime(&m, e0, e1);
         if (r >= 20) printf("%d,%ld,%d,%d,%.1f\n", proc, n, k, r - 20, (double)m * 1e6);

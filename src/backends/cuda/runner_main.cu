@@ -6,7 +6,7 @@
 // it will hold for its whole life. The buffers live in a
 // shared memory region (the judge's) and in a device copy of it with the same layout, guard
 // zones included: kUpload copies the region to the device, kCall runs the entry point on a
-// stream held by a spinning kernel and times it with events, kDownload copies everything back
+// device held by a spinning kernel (hold_kernel.cuh) and times it with events, kDownload copies everything back
 // for the judge to check. See src/judge/runner_protocol.hpp.
 //
 //   arena-runner-cuda <socket-fd> <region-fd> <flush-bytes> <device> [--no-hold]
@@ -50,6 +50,8 @@ using arena::runner::send_reply;
 
 constexpr int kExitCudaError = 89;
 constexpr uint64_t kHoldLimitNs = 5'000'000'000ull;
+// How long a call waits for its hold to take every SM (the hold's launch takes microseconds).
+constexpr uint64_t kResidentLimitNs = 1'000'000'000ull;
 
 std::string describe(cudaError_t e) { return std::string(cudaGetErrorString(e)) + " (" + cudaGetErrorName(e) + ")"; }
 
@@ -172,12 +174,12 @@ int main(int argc, char** argv) {
   if (!l2.init(device)) fail("runner setup failed: cannot allocate the L2 flush buffer", arena::protocol::kExitSetup);
   cudaStream_t stream = nullptr;
   check_setup(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
-  int* release_host = nullptr;
-  int* release_dev = nullptr;
-  int* gave_up = nullptr;
-  check_setup(cudaHostAlloc(&release_host, sizeof(int), cudaHostAllocMapped), "cudaHostAlloc");
-  check_setup(cudaHostGetDevicePointer(&release_dev, release_host, 0), "cudaHostGetDevicePointer");
-  check_setup(cudaMalloc(&gave_up, sizeof(int)), "cudaMalloc");
+  arena::cuda::DeviceHold device_hold;
+  if (std::string why = device_hold.init(device); !why.empty())
+    fail("runner setup failed at the hold: " + why, arena::protocol::kExitSetup);
+  if (!device_hold.fills())
+    std::fprintf(stderr, "arena-runner-cuda: the hold (%d blocks) cannot fill every SM of this device: work the "
+                 "solution enqueues elsewhere may run before the window opens\n", device_hold.blocks());
   cudaEvent_t start = nullptr, stop = nullptr;
   check_setup(cudaEventCreate(&start), "cudaEventCreate");
   check_setup(cudaEventCreate(&stop), "cudaEventCreate");
@@ -315,10 +317,15 @@ int main(int argc, char** argv) {
                      " (it must only enqueue work on `stream`: no allocation, synchronization or host callbacks)",
                  arena::protocol::kExitLaunch);
         }
-        *reinterpret_cast<volatile int*>(release_host) = 0;
         if (hold_now) {
-          cudaMemsetAsync(gave_up, 0, sizeof(int), stream);
-          arena::cuda::hold_stream<<<1, 1, 0, stream>>>(release_dev, gave_up, kHoldLimitNs);
+          device_hold.enqueue(stream, kHoldLimitNs);
+          if (!device_hold.wait_resident(kResidentLimitNs)) {
+            device_hold.release();
+            cudaDeviceSynchronize();
+            fail("the device was busy before the call began: work the solution started outside its calls "
+                 "(from a thread of its own, or a kernel that outlived its call) kept the judge's hold off the SMs",
+                 kExitCudaError);
+          }
         }
         cudaEventRecord(start, stream);
         if (replay != nullptr) {
@@ -329,20 +336,19 @@ int main(int argc, char** argv) {
         cudaError_t launch = cudaGetLastError();
         cudaEventRecord(stop, stream);
         uint64_t t0 = now_ns();
-        std::atomic_thread_fence(std::memory_order_seq_cst);
-        *reinterpret_cast<volatile int*>(release_host) = 1;
+        if (hold_now) device_hold.release();
         cudaError_t on_stream = cudaStreamSynchronize(stream);
         cudaError_t on_device = cudaDeviceSynchronize();  // also waits for work on any other stream
         uint64_t t1 = now_ns();
         if (launch != cudaSuccess) fail_cuda("at launch", launch);
         if (on_stream != cudaSuccess) fail_cuda("while running", on_stream);
         if (on_device != cudaSuccess) fail_cuda("while running", on_device);
-        int blocked = 0;
-        if (hold_now) cudaMemcpy(&blocked, gave_up, sizeof(int), cudaMemcpyDeviceToHost);
+        const bool blocked = hold_now && device_hold.gave_up();
         if (replay != nullptr) cudaGraphExecDestroy(replay);
-        if (blocked != 0)
-          fail("the entry point blocked while its stream was held: it must only enqueue work on `stream` "
-               "(no cudaStreamSynchronize, cudaDeviceSynchronize or cudaFree inside it)",
+        if (blocked)
+          fail("the entry point blocked while the device was held: it must only enqueue work on `stream` "
+               "(no cudaStreamSynchronize, cudaDeviceSynchronize or cudaFree inside it, and no waiting for work "
+               "of its own on another stream)",
                kExitCudaError);
         float ms = 0;
         cudaError_t e = cudaEventElapsedTime(&ms, start, stop);
