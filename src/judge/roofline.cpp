@@ -3,13 +3,20 @@
 #include <algorithm>
 #include <array>
 
+#include "judge/device_rows.hpp"
+
 namespace arena {
 namespace {
 
-// SXM parts, dense rates. H200 and H100 share the compute die; the H200 has faster, larger HBM.
-const std::array<DevicePeaks, 3> kPeaks = {{
+// Dense rates from NVIDIA's data sheets. H200 and H100 SXM share the compute die; the H200 has
+// faster, larger HBM. The NVL and PCIe parts run at lower power and clocks (the H100 PCIe also
+// with 114 SMs and HBM2e); "H100" and "H200" alone are the SXM parts ("NVIDIA H100 80GB HBM3",
+// "NVIDIA H200").
+const std::array<DevicePeaks, 5> kPeaks = {{
     {"H200", 4800, 67, 495, 989, 1979, 1979},
+    {"H200 NVL", 4800, 60, 418, 835, 1671, 1671},
     {"H100 NVL", 3900, 60, 418, 835, 1671, 1671},
+    {"H100 PCIe", 2000, 51, 378, 756, 1513, 1513},
     {"H100", 3350, 67, 495, 989, 1979, 1979},
 }};
 
@@ -33,9 +40,9 @@ double rate_tflops(DType dtype, const DevicePeaks& p) {
 }  // namespace
 
 std::optional<DevicePeaks> find_device_peaks(const std::string& device_name) {
-  for (const auto& p : kPeaks)
-    if (device_name.find(p.name) != std::string::npos) return p;
-  return std::nullopt;
+  const DevicePeaks* p = device_row(kPeaks, device_name, [](const DevicePeaks& r) -> const std::string& { return r.name; });
+  if (p == nullptr) return std::nullopt;
+  return *p;
 }
 
 Roofline compute_roofline(double flops, double bytes, DType dtype, const DevicePeaks& peaks, double measured_ns,

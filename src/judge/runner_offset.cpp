@@ -3,6 +3,8 @@
 #include <array>
 #include <cmath>
 
+#include "judge/device_rows.hpp"
+
 namespace arena {
 namespace {
 
@@ -19,14 +21,15 @@ struct OffsetRow {
 // H100 SXM: 2026-12-05, the same measure on vector_add_f32 (n = 1000003, 4194304), 6 runs a row,
 // three rounds, with the timed calls moving through 8 placements (judge/placements.hpp): rows of
 // 64, 24, 83 ns (6 us) and 55, 0, 81 ns (17 us), root mean square 59 ns (docs/timing.md).
-const std::array<OffsetRow, 2> kOffsets = {{{"H200", 120}, {"H100", 60}}};
+// Keyed by the measured part's own name, as the window overhead's rows.
+const std::array<OffsetRow, 2> kOffsets = {{{"H200", 120}, {"H100 80GB HBM3", 60}}};
 
 }  // namespace
 
 std::optional<double> runner_offset_sd_ns(const std::string& device_name) {
-  for (const auto& r : kOffsets)
-    if (device_name.find(r.device) != std::string::npos) return r.sd_ns;
-  return std::nullopt;
+  const OffsetRow* r = device_row(kOffsets, device_name, [](const OffsetRow& row) { return row.device; });
+  if (r == nullptr) return std::nullopt;
+  return r->sd_ns;
 }
 
 double runner_offset_uncertainty(double sd_ns, double candidate_ns, double baseline_ns) {

@@ -11,6 +11,10 @@ TEST(Roofline, FindsTheDeviceByName) {
   EXPECT_EQ(find_device_peaks("NVIDIA H200")->name, "H200");
   EXPECT_EQ(find_device_peaks("NVIDIA H100 80GB HBM3")->name, "H100");
   EXPECT_EQ(find_device_peaks("NVIDIA H100 NVL")->name, "H100 NVL");
+  // A variant's own row, never its family's: the PCIe part has 60 % of the SXM's bandwidth.
+  EXPECT_EQ(find_device_peaks("NVIDIA H100 PCIe")->name, "H100 PCIe");
+  EXPECT_EQ(find_device_peaks("NVIDIA H100 PCIe")->memory_gbytes_per_s, 2000);
+  EXPECT_EQ(find_device_peaks("NVIDIA H200 NVL")->name, "H200 NVL");
   EXPECT_FALSE(find_device_peaks("AMD EPYC").has_value());
 }
 

@@ -58,6 +58,9 @@ TEST(WindowOverhead, MeasuredForTheH100) {
   // An empty kernel's whole window on it was 3.10 us, ncu's 2.10 us: the fixed part lies between.
   EXPECT_GT(*window_overhead_ns("NVIDIA H100 80GB HBM3"), 300);
   EXPECT_LT(*window_overhead_ns("NVIDIA H100 80GB HBM3"), 3104);
+  // Measured on the SXM part only: the PCIe and NVL H100s keep whole windows.
+  EXPECT_FALSE(window_overhead_ns("NVIDIA H100 PCIe"));
+  EXPECT_FALSE(window_overhead_ns("NVIDIA H100 NVL"));
 }
 
 TEST(WindowOverhead, AMalformedOverrideNamesTheVariable) {
