@@ -10,11 +10,13 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "agents/agent_sandbox.hpp"
 #include "run_fixture.hpp"
+#include "scoped_env.hpp"
 
 namespace arena {
 namespace {
@@ -50,9 +52,11 @@ class AgentSandboxTest : public testing::RunFixture {
     fs::path home = base_ / "home";
     fs::create_directories(home);
     std::ofstream(home / "secret.txt") << "the user's secret\n";
-    setenv("HOME", home.c_str(), 1);
-    setenv("SNOOP_TASKS_DIR", task_.root().c_str(), 1);
+    home_.emplace("HOME", home.c_str());
+    snoop_tasks_.emplace("SNOOP_TASKS_DIR", task_.root().c_str());
   }
+  // Put back as the test ends: later tests of this binary see the real $HOME.
+  std::optional<testing::ScopedEnv> home_, snoop_tasks_;
   // Skips the test where bwrap cannot build a sandbox.
   bool bwrap_works() {
     why_not_ = probe_bwrap(true);

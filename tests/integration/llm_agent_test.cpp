@@ -7,9 +7,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "arena_cli.hpp"
 #include "fake_chat_server.hpp"
+#include "scoped_env.hpp"
 
 namespace arena {
 namespace {
@@ -60,9 +62,10 @@ class LlmAgentTest : public ::testing::Test {
     fs::remove_all(base_);
     runs_ = base_ / "runs";
     task_.edit_yaml("  count: 8\n", "  count: 2\n");  // a quick final judging
-    setenv(kKeyEnv, kKey, 1);
-    setenv("no_proxy", "127.0.0.1", 1);  // loopback stays loopback where a proxy is configured
+    key_.emplace(kKeyEnv, kKey);
+    no_proxy_.emplace("no_proxy", "127.0.0.1");  // loopback stays loopback where a proxy is configured
   }
+  std::optional<testing::ScopedEnv> key_, no_proxy_;  // put back as the test ends
   void TearDown() override { fs::remove_all(base_); }
 
   testing::ArenaRun run(const std::string& endpoint, std::vector<std::string> extra) {

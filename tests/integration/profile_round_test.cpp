@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "arena/episode_result.hpp"
@@ -14,6 +15,7 @@
 #include "backends/cpu/cpu_backend.hpp"
 #include "core/subprocess.hpp"
 #include "core/task_loader.hpp"
+#include "scoped_env.hpp"
 
 namespace arena::testing {
 namespace {
@@ -48,12 +50,10 @@ class ProfileRoundTest : public ::testing::Test {
     plain_ = std::make_unique<CpuBackend>(o);
     task_ = load_task(task_copy_.dir());
     starter_ = read_file(fs::path(task_copy_.dir()) / "starter.cpp");
-    unsetenv("FAKE_NCU_MODE");
   }
-  void TearDown() override {
-    unsetenv("FAKE_NCU_MODE");
-    fs::remove_all(dir_);
-  }
+  void TearDown() override { fs::remove_all(dir_); }
+  // The fake ncu's mode: unset (a good report) unless a test sets it; put back as the test ends.
+  ScopedEnv ncu_mode_{"FAKE_NCU_MODE", nullptr};
   std::unique_ptr<Rounds> rounds(const Backend& backend, int limit) {
     RoundsSetup s;
     s.task = &task_;
@@ -116,11 +116,12 @@ TEST_F(ProfileRoundTest, AProfileTakesARoundAndAnswersWithThePerKernelTable) {
 
 TEST_F(ProfileRoundTest, AFailedProfileCountsAsARoundAndSaysWhy) {
   auto r = rounds(*profiled_, 3);
-  setenv("FAKE_NCU_MODE", "silent", 1);
+  std::optional<ScopedEnv> mode(std::in_place, "FAKE_NCU_MODE", "silent");
   tool::Reply p = r->profile("solution.cpp", starter_);
   EXPECT_EQ(p.exit_code, tool::kExitNotCorrect) << p.text;
   EXPECT_NE(p.text.find("the profiler wrote no report"), std::string::npos) << p.text;
-  setenv("FAKE_NCU_MODE", "garbled", 1);
+  mode.reset();
+  mode.emplace("FAKE_NCU_MODE", "garbled");
   p = r->profile("solution.cpp", starter_);
   EXPECT_EQ(p.exit_code, tool::kExitNotCorrect) << p.text;
   EXPECT_NE(p.text.find("the header lacks one of the columns"), std::string::npos) << p.text;
