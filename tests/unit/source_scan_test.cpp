@@ -79,5 +79,23 @@ TEST(SourceScan, EachKindWithItsLine) {
   EXPECT_FALSE(has(scan_source("void h() { std::thread t([] {}); t.join(); }\n", "cpu"), "host_thread"));
 }
 
+TEST(SourceScan, ACallThatWaitsForTheDeviceIsNamedItsAsyncFormIsNot) {
+  const std::string src =
+      "void f(float* p, cudaStream_t s) {\n"                  // 1
+      "  cudaMemsetAsync(p, 0, 4, s);\n"                     // 2
+      "  cudaMemcpyAsync(p, p + 1, 4, cudaMemcpyDefault, s);\n"  // 3
+      "  cudaFreeAsync(p, s);\n"                              // 4
+      "  cudaMemset (p, 0, 4);\n"                             // 5
+      "}\n";                                                  // 6
+  auto ws = scan_source(src, "cuda");
+  std::vector<int> lines;
+  for (const auto& w : ws)
+    if (w.kind == "blocking_call") lines.push_back(w.line);
+  EXPECT_EQ(lines, (std::vector<int>{5}));  // one warning per kind: its first line
+  EXPECT_TRUE(has(scan_source("void g(cudaStream_t own) { cudaStreamSynchronize(own); }\n", "cuda"), "blocking_call"));
+  // The CPU backend has no device to hold.
+  EXPECT_FALSE(has(scan_source(src, "cpu"), "blocking_call"));
+}
+
 }  // namespace
 }  // namespace arena
