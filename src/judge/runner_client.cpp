@@ -331,6 +331,9 @@ CallOutcome RunnerClient::died(double host_seconds) {
   } else if (WIFEXITED(status) && WEXITSTATUS(status) == protocol::kExitLaunch) {
     o.kind = CallOutcome::Kind::kLaunchError;
     o.message = "the launch was refused";
+  } else if (WIFEXITED(status) && WEXITSTATUS(status) == protocol::kExitCuda) {
+    o.kind = CallOutcome::Kind::kCrash;
+    o.message = "the call failed on the device (the CUDA runner stopped on the error below)";
   } else {
     o.kind = CallOutcome::Kind::kCrash;
     o.message = "the runner exited with code " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +

@@ -29,9 +29,11 @@ constexpr int kExitOom = 86;
 constexpr int kExitSetup = 87;
 // Exit code of a runner whose call was refused at launch (resources, configuration: CUDA).
 constexpr int kExitLaunch = 88;
+// Exit code of a CUDA runner whose call ended in any other CUDA error (an illegal address, a
+// sticky fault) or blocked while the device was held; its output says which.
+constexpr int kExitCuda = 89;
 // Exit code of a runner whose solution made a system call the runner's seccomp profile denies
 // (src/backends/runner_sandbox.hpp); its output ends with "arena-sandbox: denied <name> (<nr>)".
-// (89 is the CUDA runner's own code for other CUDA errors.)
 constexpr int kExitSandbox = 90;
 // The runner's ready reply says in its message whether the filter is on: kSandboxOn, or
 // kSandboxOff followed by why not.

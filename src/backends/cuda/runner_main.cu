@@ -48,7 +48,7 @@ using arena::runner::now_ns;
 using arena::runner::reply_ok;
 using arena::runner::send_reply;
 
-constexpr int kExitCudaError = 89;
+constexpr int kExitCudaError = arena::protocol::kExitCuda;
 constexpr uint64_t kHoldLimitNs = 5'000'000'000ull;
 // How long a call waits for its hold to take every SM (the hold's launch takes microseconds).
 constexpr uint64_t kResidentLimitNs = 1'000'000'000ull;
