@@ -250,6 +250,20 @@ INSTANTIATE_TEST_SUITE_P(Gpu, CudaBroken,
                                            GpuCase{"nan_output", "nan_inf"}),
                          [](const auto& info) { return std::string(info.param.file); });
 
+// The hold fills every SM (backends/cuda/hold_kernel.cuh): a call that waits for device work
+// off its stream (here a synchronous cudaMemset, a kernel on the legacy stream) cannot finish
+// until the hold gives up, and fails saying why. The timeout is above the hold's 5 s limit.
+TEST_F(CudaJudge, ACallThatWaitsForTheHeldDeviceFailsAndSaysWhy) {
+  auto r = run_arena({"-q", "eval", "-t", "cuda/vector_add_f32", "-s", broken_cuda("sync_memset_in_call"), "--shape",
+                      "n=100003", "--no-timing", "--timeout", "9"},
+                     true);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_EQ(r.verdict["summary"]["failure_class"], "crash") << r.output;
+  EXPECT_NE(r.verdict["shapes"][0]["message"].get<std::string>().find("blocked while the device was held"),
+            std::string::npos)
+      << r.verdict["shapes"][0]["message"];
+}
+
 TEST_F(CudaJudge, WorkOnASideStreamIsFlagged) {
   auto r = run_arena({"-q", "eval", "-t", "cuda/vector_add_f32", "-s", redteam_cuda("side_stream"), "--max-time", "0.5"}, true);
   EXPECT_EQ(r.exit_code, 1) << r.output;
