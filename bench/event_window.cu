@@ -106,7 +106,7 @@ int main(int argc, char** argv) {
       l2.flush(stream);
       check(cudaStreamSynchronize(stream), "the L2 sweep");
       if (hold) {
-        device_hold.enqueue(stream, 1'000'000'000ull);
+        check(device_hold.enqueue(stream, 2'000'000'000ull), "the hold");
         if (!device_hold.wait_resident(1'000'000'000ull)) check(cudaErrorUnknown, "the hold never took the device");
       }
       cudaEventRecord(start, stream);

@@ -40,8 +40,10 @@ int main(int argc, char** argv) {
     for (int r = 0; r < reps + 20; ++r) {
       for (int k = -1; k < K; ++k) {
         l2.flush(s); cudaStreamSynchronize(s);
-        hold.enqueue(s, 1000000000ull);
-        hold.wait_resident(1000000000ull);
+        if (hold.enqueue(s, 2000000000ull) != cudaSuccess || !hold.wait_resident(1000000000ull)) {
+          fprintf(stderr, "runner_offset: the hold never took the device\n");
+          return 1;
+        }
         cudaEventRecord(e0, s);
         if (k < 0) probe_empty<<<1, 32, 0, s>>>();
         else {

@@ -18,10 +18,14 @@ const std::vector<Rule>& rules() {
   static const std::vector<Rule> r = {
       {"side_stream", std::regex(R"(\bcuda(Stream(Create|CreateWithFlags|CreateWithPriority)|StreamPerThread)\b|cudaStreamLegacy|cudaStreamPerThread)"),
        "creates or names a stream other than the one the judge gives: work there is outside the timed window", true},
-      {"blocking_call",
-       std::regex(R"(\bcuda(DeviceSynchronize|StreamSynchronize|EventSynchronize|Free|FreeHost|FreeArray|Memset|Memset2D|Memset3D|Memcpy|Memcpy2D|Memcpy3D|MemcpyToSymbol|MemcpyFromSymbol|MemcpyPeer)\s*\()"),
-       "waits for the device (a synchronization, a free, a synchronous copy or memset): inside the call it waits behind the judge's "
-       "hold of the device and the call fails after 5 s; enqueue on `stream` instead (cudaMemsetAsync, cudaMemcpyAsync, cudaFreeAsync)",
+      {"blocking_call", std::regex(R"(\bcuda(DeviceSynchronize|StreamSynchronize|EventSynchronize|Free|FreeHost|FreeArray)\s*\()"),
+       "waits for the device (a synchronization or a free): inside the call it waits behind the judge's hold of the device "
+       "and the call fails after 5 s; enqueue on `stream` and return (cudaFreeAsync for a free)",
+       true},
+      {"off_stream_copy",
+       std::regex(R"(\bcuda(Memset|Memset2D|Memset3D|Memcpy|Memcpy2D|Memcpy3D|MemcpyToSymbol|MemcpyFromSymbol|MemcpyPeer)\s*\()"),
+       "a synchronous copy or memset runs on the legacy stream: unordered with the judge's stream and outside its timed "
+       "window; enqueue cudaMemcpyAsync or cudaMemsetAsync on `stream`",
        true},
       {"host_thread", std::regex(R"(\bstd::(thread|jthread|async)\b|\bpthread_create\b|\bfork\s*\()"),
        "starts host threads or processes: work after the call returns escapes the timed window", true},

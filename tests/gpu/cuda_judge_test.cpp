@@ -251,10 +251,11 @@ INSTANTIATE_TEST_SUITE_P(Gpu, CudaBroken,
                          [](const auto& info) { return std::string(info.param.file); });
 
 // The hold fills every SM (backends/cuda/hold_kernel.cuh): a call that waits for device work
-// off its stream (here a synchronous cudaMemset, a kernel on the legacy stream) cannot finish
-// until the hold gives up, and fails saying why. The timeout is above the hold's 5 s limit.
+// off its stream (here a kernel on a stream of its own) cannot finish until the hold gives up,
+// and fails saying why. The runner's first call is not held, so it is the repeat call on the
+// first seed that fails. The timeout is above the hold's 5 s limit.
 TEST_F(CudaJudge, ACallThatWaitsForTheHeldDeviceFailsAndSaysWhy) {
-  auto r = run_arena({"-q", "eval", "-t", "cuda/vector_add_f32", "-s", broken_cuda("sync_memset_in_call"), "--shape",
+  auto r = run_arena({"-q", "eval", "-t", "cuda/vector_add_f32", "-s", broken_cuda("waits_for_own_stream"), "--shape",
                       "n=100003", "--no-timing", "--timeout", "9"},
                      true);
   EXPECT_EQ(r.exit_code, 1) << r.output;

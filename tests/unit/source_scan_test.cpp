@@ -79,7 +79,7 @@ TEST(SourceScan, EachKindWithItsLine) {
   EXPECT_FALSE(has(scan_source("void h() { std::thread t([] {}); t.join(); }\n", "cpu"), "host_thread"));
 }
 
-TEST(SourceScan, ACallThatWaitsForTheDeviceIsNamedItsAsyncFormIsNot) {
+TEST(SourceScan, CallsThatWaitOrLeaveTheStreamAreNamedTheirAsyncFormsAreNot) {
   const std::string src =
       "void f(float* p, cudaStream_t s) {\n"                  // 1
       "  cudaMemsetAsync(p, 0, 4, s);\n"                     // 2
@@ -90,11 +90,13 @@ TEST(SourceScan, ACallThatWaitsForTheDeviceIsNamedItsAsyncFormIsNot) {
   auto ws = scan_source(src, "cuda");
   std::vector<int> lines;
   for (const auto& w : ws)
-    if (w.kind == "blocking_call") lines.push_back(w.line);
+    if (w.kind == "off_stream_copy") lines.push_back(w.line);
   EXPECT_EQ(lines, (std::vector<int>{5}));  // one warning per kind: its first line
+  EXPECT_FALSE(has(ws, "blocking_call"));   // cudaFreeAsync on the stream waits for nothing
   EXPECT_TRUE(has(scan_source("void g(cudaStream_t own) { cudaStreamSynchronize(own); }\n", "cuda"), "blocking_call"));
+  EXPECT_TRUE(has(scan_source("void g(void* p) { cudaFree(p); }\n", "cuda"), "blocking_call"));
   // The CPU backend has no device to hold.
-  EXPECT_FALSE(has(scan_source(src, "cpu"), "blocking_call"));
+  EXPECT_FALSE(has(scan_source(src, "cpu"), "off_stream_copy"));
 }
 
 }  // namespace

@@ -10,7 +10,10 @@
 // verdict's `work_outside_stream`). With a one-thread hold, such work ran on the other SMs while
 // the host was still enqueueing, and an entry point that waited for it (cudaStreamSynchronize
 // on its own stream) had its whole result ready before the start event: a head start no check
-// saw (tests/redteam/cuda/head_start_side_stream.cu). Copies on the copy engines are not held.
+// saw (tests/redteam/cuda/head_start_side_stream.cu). What is left: copies on the copy engines
+// are not held, and as the hold's blocks leave, work queued on other streams takes the freed
+// SMs before the judge's stream has passed its start event and launched (about the window's
+// fixed part, 1-2 us, not measured yet). Under MPS other clients' kernels share the SMs.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -57,7 +60,8 @@ __global__ void __launch_bounds__(kHoldThreads, kHoldBlocksPerSm)
   if (threadIdx.x == 0) {
     volatile HoldState* s = state;
     const uint64_t start = global_timer_ns();
-    if (atomicAdd(&state->arrived, 1) == static_cast<int>(gridDim.x) - 1) {
+    // The last to arrive, unless a block already gave up (then they were never all resident).
+    if (atomicAdd(&state->arrived, 1) == static_cast<int>(gridDim.x) - 1 && s->gave_up == 0) {
       host->resident = 1;
       __threadfence_system();
     }
@@ -103,18 +107,21 @@ class DeviceHold {
     return "";
   }
 
-  // Arms the flags and enqueues the hold on `stream`.
-  void enqueue(cudaStream_t stream, uint64_t limit_ns) {
+  // Arms the flags and enqueues the hold on `stream`; the error of the memset or the launch.
+  cudaError_t enqueue(cudaStream_t stream, uint64_t limit_ns) {
     host_->release = 0;
     host_->resident = 0;
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    cudaMemsetAsync(state_, 0, sizeof(HoldState), stream);
+    cudaError_t e = cudaMemsetAsync(state_, 0, sizeof(HoldState), stream);
+    if (e != cudaSuccess) return e;
     hold_device<<<blocks_, kHoldThreads, 0, stream>>>(dev_, state_, limit_ns);
+    return cudaGetLastError();
   }
 
   // Waits until every block of the hold is on an SM, so that nothing enqueued after this can run
   // before the release. False after `limit_ns`: something else kept SMs busy (work the solution
-  // started outside any call, from a thread of its own or a kernel that outlived its call).
+  // started outside any call, from a thread of its own or a kernel that outlived its call; under
+  // MPS, another client's kernels).
   bool wait_resident(uint64_t limit_ns) const {
     const auto start = std::chrono::steady_clock::now();
     while (host_->resident == 0) {

@@ -218,6 +218,7 @@ int main(int argc, char** argv) {
   // its region at several placements: judge/placements.hpp).
   size_t device_bytes = 0;
   bool pinned = false;
+  bool first_call = true;
   std::vector<void*> pointers;
   for (;;) {
     Request q;
@@ -298,7 +299,11 @@ int main(int argc, char** argv) {
       }
       case arena::protocol::Op::kCall: {
         arena::runner::resolve_pointers(q, device_region, device_bytes, pointers);
-        const bool hold_now = hold && (q.call_flags & arena::protocol::kCallNoHold) == 0;
+        // The first call of a runner is never held: a library's one-time setup at its first use
+        // may wait for work of its own on another stream, which the hold keeps off the device.
+        // It is a checked call or a warm-up, never a timed one.
+        const bool hold_now = hold && !first_call && (q.call_flags & arena::protocol::kCallNoHold) == 0;
+        first_call = false;
         // --graph: the calls are captured into one graph before the window opens, so capture and
         // instantiation stay out of it; the window holds one replay of all of them.
         cudaGraphExec_t replay = nullptr;
@@ -318,12 +323,13 @@ int main(int argc, char** argv) {
                  arena::protocol::kExitLaunch);
         }
         if (hold_now) {
-          device_hold.enqueue(stream, kHoldLimitNs);
+          if (cudaError_t e = device_hold.enqueue(stream, kHoldLimitNs); e != cudaSuccess) fail_cuda("launching the hold", e);
           if (!device_hold.wait_resident(kResidentLimitNs)) {
+            // No sync: the work that kept the SMs busy may never end. The process's exit ends it.
             device_hold.release();
-            cudaDeviceSynchronize();
-            fail("the device was busy before the call began: work the solution started outside its calls "
-                 "(from a thread of its own, or a kernel that outlived its call) kept the judge's hold off the SMs",
+            fail("the judge's hold could not take every SM within 1 s before the call: other work was running on "
+                 "the device (work the solution started outside its calls, from a thread of its own or a kernel "
+                 "that outlived its call; or another process's, under MPS)",
                  kExitCudaError);
           }
         }
