@@ -86,7 +86,9 @@ class DeviceHold {
  public:
   // Sets the hold up on the current device. Returns "" or what failed. fills() says whether the
   // grid takes every warp slot of every SM (the occupancy API's answer for this kernel).
-  std::string init(int device) {
+  // `most_blocks` > 0 caps the grid (bench/hold_lead compares a one-block hold); the runner
+  // never caps it.
+  std::string init(int device, int most_blocks = 0) {
     int sms = 0, threads_per_sm = 0, per_sm = 0;
     if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
         cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device) != cudaSuccess ||
@@ -97,6 +99,10 @@ class DeviceHold {
     if (per_sm < 1) per_sm = 1;
     blocks_ = sms * per_sm;
     fills_ = per_sm * kHoldThreads >= threads_per_sm;
+    if (most_blocks > 0 && most_blocks < blocks_) {
+      blocks_ = most_blocks;
+      fills_ = false;
+    }
     void* host = nullptr;
     if (cudaHostAlloc(&host, sizeof(HoldFlags), cudaHostAllocMapped) != cudaSuccess) return "cudaHostAlloc";
     host_ = static_cast<volatile HoldFlags*>(host);

@@ -1,0 +1,77 @@
+// How much of a head start work on another stream still gets over the timed window
+// (src/backends/cuda/hold_kernel.cuh; docs/timing.md, "Method"). Each repetition does what the
+// runner does around a call (hold, wait until resident, start event, launch, stop event,
+// release) with two one-thread "stamp" kernels enqueued while the device is held, after the
+// start event as a call's launches are: one on a stream of the "solution's" own, then one on the
+// timed stream. Each writes %globaltimer when it starts; the lead is the timed stamp
+// less the side stamp (ns on the device's clock): how long before the judge's first kernel the
+// side work could run. With the whole-device hold it should be about the window's fixed part;
+// with --blocks 1 (nvbench's one-thread hold, for comparison) it is the host's enqueue time.
+//   hold_lead [--blocks N] [--reps N]      prints: blocks,fills,median_ns,p10_ns,p90_ns,min_ns
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "backends/cuda/hold_kernel.cuh"
+
+__global__ void stamp(unsigned long long* at) { *at = arena::cuda::global_timer_ns(); }
+
+namespace {
+
+void check(cudaError_t e, const char* what) {
+  if (e == cudaSuccess) return;
+  std::fprintf(stderr, "hold_lead: %s: %s\n", what, cudaGetErrorString(e));
+  std::exit(1);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int blocks = 0;
+  int reps = 200;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--blocks") == 0 && i + 1 < argc) {
+      blocks = std::max(1, std::atoi(argv[++i]));
+    } else if (std::strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
+      reps = std::max(1, std::atoi(argv[++i]));
+    } else {
+      std::fprintf(stderr, "usage: %s [--blocks N] [--reps N]\n", argv[0]);
+      return 2;
+    }
+  }
+  arena::cuda::DeviceHold hold;
+  if (!hold.init(0, blocks).empty()) check(cudaErrorUnknown, "the hold");
+  cudaStream_t timed = nullptr, side = nullptr;
+  check(cudaStreamCreateWithFlags(&timed, cudaStreamNonBlocking), "stream");
+  check(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking), "stream");
+  cudaEvent_t start = nullptr, stop = nullptr;
+  check(cudaEventCreate(&start), "event");
+  check(cudaEventCreate(&stop), "event");
+  unsigned long long* at = nullptr;  // [0] the side stamp, [1] the timed one
+  check(cudaMalloc(&at, 2 * sizeof(unsigned long long)), "stamps");
+  std::vector<double> lead;
+  for (int r = 0; r < reps + 10; ++r) {
+    check(hold.enqueue(timed, 2'000'000'000ull), "the hold");
+    if (!hold.wait_resident(1'000'000'000ull)) check(cudaErrorUnknown, "the hold never took the device");
+    cudaEventRecord(start, timed);
+    stamp<<<1, 1, 0, side>>>(at);
+    stamp<<<1, 1, 0, timed>>>(at + 1);
+    cudaEventRecord(stop, timed);
+    hold.release();
+    check(cudaDeviceSynchronize(), "a repetition");
+    if (hold.gave_up()) check(cudaErrorUnknown, "the hold gave up");
+    unsigned long long t[2] = {};
+    check(cudaMemcpy(t, at, sizeof t, cudaMemcpyDeviceToHost), "reading the stamps");
+    if (r >= 10) lead.push_back(static_cast<double>(static_cast<long long>(t[1] - t[0])));
+  }
+  std::sort(lead.begin(), lead.end());
+  std::printf("blocks,fills,median_ns,p10_ns,p90_ns,min_ns\n%d,%d,%.0f,%.0f,%.0f,%.0f\n", hold.blocks(),
+              hold.fills() ? 1 : 0, lead[lead.size() / 2], lead[lead.size() / 10], lead[lead.size() * 9 / 10],
+              lead.front());
+  return 0;
+}
