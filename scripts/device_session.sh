@@ -9,6 +9,7 @@
 #   STAGE=1 scripts/device_session.sh LOG_DIR     STAGE=2 scripts/device_session.sh LOG_DIR
 #   STAGE=3 DEADLINE=SECONDS scripts/device_session.sh LOG_DIR     STAGE=build: only the build
 #   STAGE=4: the profile round's test, then every GPU test but the trap set (after sandbox or timing changes)
+#   STAGE=hold: the whole-device hold's checks (~6 min after a build)
 #   STAGE=verify: one call's worth (~8 min): the GPU tests, latency of two starters, the event
 #   window against ncu, an episode's second round (runner_start), the trap set, the red team alone
 set -uo pipefail
@@ -54,6 +55,18 @@ case ${STAGE:-1} in
   done
   ;;
 build) ;;
+hold)
+  # The whole-device hold (src/backends/cuda/hold_kernel.cuh, 2026-12-05): the lead a side stream
+  # still gets (and the one-thread hold's), the red team's side-stream cases, the windows with
+  # the new hold, and the GPU judge tests (the blocked-call test among them). ~6 min.
+  (timeout 60 ./build/bench/hold_lead; timeout 60 ./build/bench/hold_lead --blocks 1) 2>&1 | tee "$log/hold_lead.txt"
+  timeout 200 ./build/arena redteam --backend cuda --case head_start_side_stream --case honest_fork_join_streams \
+    --case side_stream --case impossible_speed --json "$log/redteam.json" >"$log/redteam.txt" 2>&1
+  echo "rc=$?" >>"$log/redteam.txt"; tail -14 "$log/redteam.txt"
+  timeout 60 ./build/bench/event_window --reps 200 2>&1 | tee "$log/event_window.txt"
+  (cd build && timeout 240 ctest -R "CudaJudge|CudaBroken" --output-on-failure >"$log/cudajudge.log" 2>&1; echo "rc=$?" >>"$log/cudajudge.log")
+  grep -E "tests passed|rc=|Failed" "$log/cudajudge.log" | tail -10
+  ;;
 verify)
   (cd build && timeout 200 ctest -L gpu -E "CudaTrap|redteam" --output-on-failure >"$log/gpu_tests.log" 2>&1)
   grep -E "tests passed|\(Failed\)|Total Test" "$log/gpu_tests.log" | tail -12
