@@ -356,6 +356,7 @@ CallOutcome RunnerClient::call(const std::vector<uint64_t>& offsets,
   q.scalar_count = static_cast<uint32_t>(scalars.size());
   for (size_t i = 0; i < offsets.size(); ++i) q.offsets[i] = offsets[i];
   for (size_t i = 0; i < scalars.size(); ++i) q.scalars[i] = scalars[i];
+  if (timeout_s > 0) q.args[0] = static_cast<uint64_t>(std::min(timeout_s, 1e6) * 1e9);
   // CPU times around the call: the process's (exact) and, for the timer check, each thread's,
   // read while the thread that calls the entry point sleeps in its wait for a request (a
   // thread's own figure is brought up to date only when it stops or at a tick). Process clock

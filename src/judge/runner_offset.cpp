@@ -22,12 +22,12 @@ struct OffsetRow {
 // three rounds, with the timed calls moving through 8 placements (judge/placements.hpp): rows of
 // 64, 24, 83 ns (6 us) and 55, 0, 81 ns (17 us), root mean square 59 ns (docs/timing.md).
 // Keyed by the measured part's own name, as the window overhead's rows.
-const std::array<OffsetRow, 2> kOffsets = {{{"H200", 120}, {"H100 80GB HBM3", 60}}};
+const std::array<OffsetRow, 2> kOffsets = {{{"NVIDIA H200", 120}, {"NVIDIA H100 80GB HBM3", 60}}};
 
 }  // namespace
 
 std::optional<double> runner_offset_sd_ns(const std::string& device_name) {
-  const OffsetRow* r = device_row(kOffsets, device_name, [](const OffsetRow& row) { return row.device; });
+  const OffsetRow* r = measured_device_row(kOffsets, device_name, [](const OffsetRow& row) { return row.device; });
   if (r == nullptr) return std::nullopt;
   return r->sd_ns;
 }

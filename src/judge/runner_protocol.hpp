@@ -113,7 +113,9 @@ struct Request {
   uint32_t range_count = 0;
   uint64_t ranges[kMaxRanges][2] = {};
   // kMap with kMapDeviceShared: args[0] = the bytes of the device allocation whose fd comes with
-  // the request. kDev*: as each op says.
+  // the request. kCall: args[0] = the judge's limit for the call in nanoseconds (0 = none given),
+  // so a runner's own limits inside the call (the CUDA hold's) end before the judge's. kDev*: as
+  // each op says.
   uint64_t args[6] = {};
 };
 

@@ -20,7 +20,7 @@ const std::vector<Rule>& rules() {
        "creates or names a stream other than the one the judge gives: work there is outside the timed window", true},
       {"blocking_call", std::regex(R"(\bcuda(DeviceSynchronize|StreamSynchronize|EventSynchronize|Free|FreeHost|FreeArray)\s*\()"),
        "waits for the device (a synchronization or a free): inside the call it waits behind the judge's hold of the device "
-       "and the call fails after 5 s; enqueue on `stream` and return (cudaFreeAsync for a free)",
+       "and the call fails after 5 s (or half its time limit); enqueue on `stream` and return (cudaFreeAsync for a free)",
        true},
       {"off_stream_copy",
        std::regex(R"(\bcuda(Memset|Memset2D|Memset3D|Memcpy|Memcpy2D|Memcpy3D|MemcpyToSymbol|MemcpyFromSymbol|MemcpyPeer)\s*\()"),

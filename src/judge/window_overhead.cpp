@@ -24,14 +24,15 @@ struct OverheadRow {
 // kernel of 1 and of 4096 blocks and the starter's kernel at 262144 .. 67108864 elements
 // (2.9-234 us windows): median 1.47 us.
 // H100 SXM (2026-12-05, driver 580.159.04): 1.01, 0.80, 0.93, 1.02, 0.93, 0.77, 0.42 us (3.1-288
-// us windows): median 0.93 us. docs/timing.md, "Accuracy". Keyed by the measured part's own
-// name: an H100 NVL or PCIe (other clocks, other SM counts) has no row.
-const std::array<OverheadRow, 2> kOverheads = {{{"H200", 1470}, {"H100 80GB HBM3", 928}}};
+// us windows): median 0.93 us. docs/timing.md, "Accuracy". Keyed by the measured part's whole
+// name (measured_device_row): an H100 NVL or PCIe, an H200 NVL (other clocks, SM counts, power)
+// has no row.
+const std::array<OverheadRow, 2> kOverheads = {{{"NVIDIA H200", 1470}, {"NVIDIA H100 80GB HBM3", 928}}};
 
 }  // namespace
 
 std::optional<double> window_overhead_ns(const std::string& device_name) {
-  const OverheadRow* r = device_row(kOverheads, device_name, [](const OverheadRow& row) { return row.device; });
+  const OverheadRow* r = measured_device_row(kOverheads, device_name, [](const OverheadRow& row) { return row.device; });
   if (r == nullptr) return std::nullopt;
   return r->ns;
 }

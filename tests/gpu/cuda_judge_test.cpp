@@ -254,9 +254,11 @@ INSTANTIATE_TEST_SUITE_P(Gpu, CudaBroken,
 // off its stream (here a kernel on a stream of its own) cannot finish until the hold gives up,
 // and fails saying why. The runner's first call is not held, so it is the repeat call on the
 // first seed that fails. The timeout is above the hold's 5 s limit.
+// --timeout 3: the hold gives up at half the call's limit (1.5 s), so the blocked call is reported
+// as one, not as the judge's timeout (the hold's own 5 s limit is above it).
 TEST_F(CudaJudge, ACallThatWaitsForTheHeldDeviceFailsAndSaysWhy) {
   auto r = run_arena({"-q", "eval", "-t", "cuda/vector_add_f32", "-s", broken_cuda("waits_for_own_stream"), "--shape",
-                      "n=100003", "--no-timing", "--timeout", "9"},
+                      "n=100003", "--no-timing", "--timeout", "3"},
                      true);
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_EQ(r.verdict["summary"]["failure_class"], "crash") << r.output;

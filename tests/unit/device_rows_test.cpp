@@ -32,5 +32,15 @@ TEST(DeviceRows, NoRowForADeviceNoKeyFits) {
   EXPECT_EQ(device_row(rows, "", key), nullptr);
 }
 
+TEST(DeviceRows, AMeasuredRowFitsOnlyThePartOfItsWholeName) {
+  const std::array<Row, 2> rows = {{{"NVIDIA H200", 1}, {"NVIDIA H100 80GB HBM3", 2}}};
+  ASSERT_NE(measured_device_row(rows, "NVIDIA H200", key), nullptr);
+  EXPECT_EQ(measured_device_row(rows, "NVIDIA H200", key)->value, 1);
+  EXPECT_EQ(measured_device_row(rows, "NVIDIA H100 80GB HBM3", key)->value, 2);
+  EXPECT_EQ(measured_device_row(rows, "NVIDIA H200 NVL", key), nullptr);  // a variant the name contains
+  EXPECT_EQ(measured_device_row(rows, "H200", key), nullptr);
+  EXPECT_EQ(measured_device_row(rows, "", key), nullptr);
+}
+
 }  // namespace
 }  // namespace arena

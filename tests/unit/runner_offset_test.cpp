@@ -19,6 +19,7 @@ TEST(RunnerOffset, KnownForTheMeasuredDeviceOnly) {
   EXPECT_NEAR(*runner_offset_sd_ns("NVIDIA H100 80GB HBM3"), 59, 5);
   EXPECT_LT(*runner_offset_sd_ns("NVIDIA H100 80GB HBM3"), *runner_offset_sd_ns("NVIDIA H200"));
   EXPECT_FALSE(runner_offset_sd_ns("NVIDIA H100 PCIe"));  // measured on the SXM part only
+  EXPECT_FALSE(runner_offset_sd_ns("NVIDIA H200 NVL"));
   EXPECT_FALSE(runner_offset_sd_ns("AMD EPYC 7763 64-Core Processor"));
   EXPECT_FALSE(runner_offset_sd_ns(""));
 }

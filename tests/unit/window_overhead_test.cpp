@@ -61,6 +61,7 @@ TEST(WindowOverhead, MeasuredForTheH100) {
   // Measured on the SXM part only: the PCIe and NVL H100s keep whole windows.
   EXPECT_FALSE(window_overhead_ns("NVIDIA H100 PCIe"));
   EXPECT_FALSE(window_overhead_ns("NVIDIA H100 NVL"));
+  EXPECT_FALSE(window_overhead_ns("NVIDIA H200 NVL"));  // nor does the H200's variant take its row
 }
 
 TEST(WindowOverhead, AMalformedOverrideNamesTheVariable) {

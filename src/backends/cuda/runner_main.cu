@@ -21,6 +21,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -49,7 +50,15 @@ using arena::runner::reply_ok;
 using arena::runner::send_reply;
 
 constexpr int kExitCudaError = arena::protocol::kExitCuda;
+// How long the hold waits for the host to release it (microseconds after the call is enqueued;
+// a call that blocks never does): 5 s, or half the judge's limit for the call where that is less,
+// so that a blocked call is reported as one rather than as the judge's timeout.
 constexpr uint64_t kHoldLimitNs = 5'000'000'000ull;
+constexpr uint64_t kShortestHoldLimitNs = 100'000'000ull;
+uint64_t hold_limit_ns(uint64_t call_limit_ns) {
+  if (call_limit_ns == 0) return kHoldLimitNs;
+  return std::clamp(call_limit_ns / 2, kShortestHoldLimitNs, kHoldLimitNs);
+}
 // How long a call waits for its hold to take every SM (the hold's launch takes microseconds).
 constexpr uint64_t kResidentLimitNs = 1'000'000'000ull;
 
@@ -323,7 +332,7 @@ int main(int argc, char** argv) {
                  arena::protocol::kExitLaunch);
         }
         if (hold_now) {
-          if (cudaError_t e = device_hold.enqueue(stream, kHoldLimitNs); e != cudaSuccess) fail_cuda("launching the hold", e);
+          if (cudaError_t e = device_hold.enqueue(stream, hold_limit_ns(q.args[0])); e != cudaSuccess) fail_cuda("launching the hold", e);
           if (!device_hold.wait_resident(kResidentLimitNs)) {
             // No sync: the work that kept the SMs busy may never end. The process's exit ends it.
             device_hold.release();
