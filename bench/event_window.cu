@@ -5,10 +5,16 @@
 // measure runs it again under Nsight Compute and compares the two per probe: the difference is
 // the window's fixed part (launch start-up, the events), what separates a short kernel's event
 // time from ncu's gpu__time_duration (docs/timing.md, "Accuracy").
-//   event_window [--no-hold] [--reps N] [--zeros]      CSV on stdout: probe,median_ns,p10_ns,p90_ns
+//   event_window [--no-hold] [--sweep-first] [--side-copy] [--reps N] [--zeros]
+// CSV on stdout: probe,median_ns,p10_ns,p90_ns
 // --no-hold: no stream hold (under ncu, which serializes launches). The add probes' inputs are
 // drawn uniformly from [-1, 1), as the judge's are; --zeros: all zero instead, as before
 // 2026-12-05 (on an H100 both read the same, windows and ncu: docs/timing.md, "Placements").
+// The L2 is swept as the runner sweeps it: by the hold, after the release (hold_kernel.cuh);
+// --sweep-first sweeps it before the hold instead, as the runner did until 2026-12-06.
+// --side-copy adds the probe add_4194304_side_copy, which starts device-to-device copies of its inputs on another stream while the
+// device is held (a copy engine is not held; tests/redteam/cuda/head_start_copy_engine.cu): with
+// --sweep-first they leave the inputs in the L2 and the window shrinks, with the hold's sweep not.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -48,6 +54,7 @@ struct Probe {
   const char* name;
   int blocks;  // empty probes: the grid; add probes: 0 (one thread per element)
   long n;      // add probes: elements
+  bool side_copy = false;  // the inputs copied on another stream while the device is held
 };
 
 void check(cudaError_t e, const char* what) {
@@ -61,27 +68,37 @@ void check(cudaError_t e, const char* what) {
 int main(int argc, char** argv) {
   bool hold = true;
   bool zeros = false;
+  bool sweep_first = false;
+  bool side_copy = false;
   int reps = 200;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--no-hold") == 0) {
       hold = false;
     } else if (std::strcmp(argv[i], "--zeros") == 0) {
       zeros = true;
+    } else if (std::strcmp(argv[i], "--sweep-first") == 0) {
+      sweep_first = true;
+    } else if (std::strcmp(argv[i], "--side-copy") == 0) {
+      side_copy = true;
     } else if (std::strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
       reps = std::max(1, std::atoi(argv[++i]));
     } else {
-      std::fprintf(stderr, "usage: %s [--no-hold] [--reps N] [--zeros]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--no-hold] [--sweep-first] [--side-copy] [--reps N] [--zeros]\n", argv[0]);
       return 2;
     }
   }
-  const std::vector<Probe> probes = {{"window_only", -1, 0},         {"empty_1_block", 1, 0},
+  std::vector<Probe> probes = {{"window_only", -1, 0},         {"empty_1_block", 1, 0},
                                      {"empty_4096_blocks", 4096, 0}, {"add_262144", 0, 262144},
                                      {"add_1000003", 0, 1000003},    {"add_4194304", 0, 4194304},
                                      {"add_9999991", 0, 9999991},    {"add_67108864", 0, 67108864}};
+  if (side_copy) probes.push_back({"add_4194304_side_copy", 0, 4194304, true});
   arena::cuda::L2Flush l2;
   if (!l2.init(0)) check(cudaErrorMemoryAllocation, "the L2 flush buffer");
-  cudaStream_t stream;
+  cudaStream_t stream, side;
   check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream");
+  check(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking), "stream");
+  cudaEvent_t copied;
+  check(cudaEventCreateWithFlags(&copied, cudaEventDisableTiming), "event");
   cudaEvent_t start, stop;
   check(cudaEventCreate(&start), "event");
   check(cudaEventCreate(&stop), "event");
@@ -103,13 +120,29 @@ int main(int argc, char** argv) {
   for (const Probe& p : probes) {
     std::vector<double> ns;
     for (int r = 0; r < reps; ++r) {
-      l2.flush(stream);
-      check(cudaStreamSynchronize(stream), "the L2 sweep");
+      // As the runner: the persisting state undone, the sweep in the hold after the release.
+      const bool hold_sweeps = hold && !sweep_first;
+      if (hold_sweeps) {
+        l2.undo(stream);
+      } else {
+        l2.flush(stream);
+        check(cudaStreamSynchronize(stream), "the L2 sweep");
+      }
       if (hold) {
-        check(device_hold.enqueue(stream, 2'000'000'000ull), "the hold");
+        const arena::cuda::HoldSweep sweep =
+            hold_sweeps ? arena::cuda::HoldSweep{l2.words(), l2.word_count()} : arena::cuda::HoldSweep{};
+        check(device_hold.enqueue(stream, 2'000'000'000ull, sweep), "the hold");
         if (!device_hold.wait_resident(1'000'000'000ull)) check(cudaErrorUnknown, "the hold never took the device");
       }
       cudaEventRecord(start, stream);
+      if (p.side_copy) {
+        // Both inputs read by a copy engine into the output (which the probe then overwrites; the
+        // timed stream waits for the copies, as a fork-join call would).
+        check(cudaMemcpyAsync(c, a, static_cast<size_t>(p.n) * sizeof(float), cudaMemcpyDeviceToDevice, side), "the side copy");
+        check(cudaMemcpyAsync(c, b, static_cast<size_t>(p.n) * sizeof(float), cudaMemcpyDeviceToDevice, side), "the side copy");
+        cudaEventRecord(copied, side);
+        cudaStreamWaitEvent(stream, copied, 0);
+      }
       if (p.blocks > 0) probe_empty<<<p.blocks, 128, 0, stream>>>();
       if (p.blocks == 0)
         probe_add<<<static_cast<unsigned>((p.n + 255) / 256), 256, 0, stream>>>(a, b, c, p.n);

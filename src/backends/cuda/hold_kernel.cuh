@@ -10,16 +10,26 @@
 // verdict's `work_outside_stream`). With a one-thread hold, such work ran on the other SMs while
 // the host was still enqueueing, and an entry point that waited for it (cudaStreamSynchronize
 // on its own stream) had its whole result ready before the start event: a head start no check
-// saw (tests/redteam/cuda/head_start_side_stream.cu). What is left: copies on the copy engines
-// are not held, and as the hold's blocks leave, work queued on other streams takes the freed
-// SMs before the judge's stream has passed its start event and launched (about the window's
-// fixed part, 1-2 us, not measured yet). Under MPS other clients' kernels share the SMs.
+// saw (tests/redteam/cuda/head_start_side_stream.cu).
+//
+// Copies on the copy engines are not held: a call can start a device-to-device copy of its inputs
+// on a stream of its own, which runs while the host is still enqueueing and leaves the inputs in
+// the L2 for the timed kernel (tests/redteam/cuda/head_start_copy_engine.cu). So for a cold
+// sample the hold sweeps the L2 itself, after the release: every block reads its share of the
+// flush buffer (l2_flush.cuh), then waits for the others, and only then leaves. Whatever a copy
+// brought into the L2 while the call was being enqueued is evicted before the start event; the
+// blocks leave together, so the sweep gives work queued on other streams no head start.
+// What is left: a copy still running when the sweep ends (it must be timed to outlast the
+// enqueue and the sweep, and it competes with the timed kernel for memory); as the hold's blocks
+// leave, work queued on other streams takes the freed SMs before the judge's stream has passed
+// its start event (bench/hold_lead). Under MPS other clients' kernels share the SMs.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -38,10 +48,24 @@ inline constexpr int kHoldBlocksPerSm = 8;
 
 // The hold's state on the device, zeroed before every hold.
 struct HoldState {
+  uint64_t released_ns;  // %globaltimer when block 0 saw the release
+  uint64_t swept_ns;     // %globaltimer when the last block had swept its share (0: no sweep)
   int arrived;   // blocks running so far
   int released;  // block 0 saw the host's release and passed it on
   int gave_up;   // a block timed out: the solution blocked inside its call
+  int swept;     // blocks done with their share of the L2 sweep
+  int sink;      // never written: keeps the sweep's loads
 };
+
+// The L2 sweep a hold makes after its release (a cold sample): `count` 16-byte words to read.
+struct HoldSweep {
+  const uint4* buffer = nullptr;
+  size_t count = 0;
+};
+
+// How long a block that has swept its share waits for the others (all are resident, so they
+// take tens of microseconds; the bound only keeps a broken hold from spinning forever).
+inline constexpr uint64_t kSweepBarrierLimitNs = 100'000'000ull;
 
 // The host's two words (mapped host memory): the release, and the hold's answer that every
 // block is on an SM.
@@ -55,8 +79,10 @@ struct HoldFlags {
 // gone by, a block sets gave_up and leaves (the solution blocked on the held stream: it
 // synchronized, or freed memory, inside the entry point, or waited for work the hold keeps off
 // the device). The other threads of a block wait at the barrier, holding their warp slots.
+// With a sweep, after the release every thread reads its share of the buffer, and each block
+// leaves only when every block has swept (none gave up: then the call fails anyway).
 __global__ void __launch_bounds__(kHoldThreads, kHoldBlocksPerSm)
-    hold_device(volatile HoldFlags* host, HoldState* state, uint64_t limit_ns) {
+    hold_device(volatile HoldFlags* host, HoldState* state, uint64_t limit_ns, HoldSweep sweep) {
   if (threadIdx.x == 0) {
     volatile HoldState* s = state;
     const uint64_t start = global_timer_ns();
@@ -74,9 +100,32 @@ __global__ void __launch_bounds__(kHoldThreads, kHoldBlocksPerSm)
       if (blockIdx.x != 0) __nanosleep(32);
     }
     if (blockIdx.x == 0) {
+      state->released_ns = global_timer_ns();
       s->released = 1;
       __threadfence();
     }
+  }
+  __syncthreads();
+  if (sweep.count == 0) return;
+  uint4 acc = make_uint4(0, 0, 0, 0);
+  const size_t step = static_cast<size_t>(gridDim.x) * blockDim.x;
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < sweep.count; i += step) {
+    const uint4 v = sweep.buffer[i];
+    acc.x ^= v.x;
+    acc.y ^= v.y;
+    acc.z ^= v.z;
+    acc.w ^= v.w;
+  }
+  if ((acc.x ^ acc.y ^ acc.z ^ acc.w) == 0x9E3779B9u) state->sink = 1;  // never true
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    volatile HoldState* s = state;
+    __threadfence();
+    if (atomicAdd(&state->swept, 1) == static_cast<int>(gridDim.x) - 1) state->swept_ns = global_timer_ns();
+    const uint64_t since = global_timer_ns();
+    while (s->swept < static_cast<int>(gridDim.x) && s->gave_up == 0 &&
+           global_timer_ns() - since < kSweepBarrierLimitNs)
+      __nanosleep(32);
   }
   __syncthreads();
 }
@@ -114,13 +163,14 @@ class DeviceHold {
   }
 
   // Arms the flags and enqueues the hold on `stream`; the error of the memset or the launch.
-  cudaError_t enqueue(cudaStream_t stream, uint64_t limit_ns) {
+  // `sweep`: the L2 sweep to make after the release (a cold sample), or none.
+  cudaError_t enqueue(cudaStream_t stream, uint64_t limit_ns, HoldSweep sweep = {}) {
     host_->release = 0;
     host_->resident = 0;
     std::atomic_thread_fence(std::memory_order_seq_cst);
     cudaError_t e = cudaMemsetAsync(state_, 0, sizeof(HoldState), stream);
     if (e != cudaSuccess) return e;
-    hold_device<<<blocks_, kHoldThreads, 0, stream>>>(dev_, state_, limit_ns);
+    hold_device<<<blocks_, kHoldThreads, 0, stream>>>(dev_, state_, limit_ns, sweep);
     return cudaGetLastError();
   }
 
@@ -143,10 +193,20 @@ class DeviceHold {
     host_->release = 1;
   }
 
-  // After the stream has run: whether a block timed out.
-  bool gave_up() const {
+  // After the stream has run: whether a block timed out, and how long the sweep took on the
+  // device's clock from the release (0 without one), which the runner takes off its host time
+  // around the call: the sweep is the judge's work, not the solution's.
+  struct Outcome {
+    bool gave_up = false;
+    uint64_t sweep_ns = 0;
+  };
+  Outcome outcome() const {
     HoldState s{};
-    return cudaMemcpy(&s, state_, sizeof s, cudaMemcpyDeviceToHost) == cudaSuccess && s.gave_up != 0;
+    if (cudaMemcpy(&s, state_, sizeof s, cudaMemcpyDeviceToHost) != cudaSuccess) return {};
+    Outcome o;
+    o.gave_up = s.gave_up != 0;
+    if (s.swept_ns > s.released_ns && s.released_ns != 0) o.sweep_ns = s.swept_ns - s.released_ns;
+    return o;
   }
 
   int blocks() const { return blocks_; }

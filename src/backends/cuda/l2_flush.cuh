@@ -42,10 +42,22 @@ class L2Flush {
     return cudaDeviceSynchronize() == cudaSuccess;
   }
 
-  // Before every sample: whatever the solution set up in its last call (a persisting-L2 limit,
-  // an access-policy window on the stream it was given) is undone, and persisting lines are
-  // demoted to normal, so the sweep evicts them like any other line.
+  // Before every sample: undo() then the sweep, on `stream`.
   void flush(cudaStream_t stream) const {
+    undo(stream);
+    sweep(stream);
+  }
+
+  // Reads the whole buffer on `stream`, evicting everything else from the L2.
+  void sweep(cudaStream_t stream) const {
+    sweep_read<<<blocks_, 512, 0, stream>>>(static_cast<const uint4*>(buffer_), bytes_ / sizeof(uint4), sink_);
+  }
+
+  // Whatever the solution set up in its last call (a persisting-L2 limit, an access-policy window
+  // on the stream it was given) is undone, and persisting lines are demoted to normal, so the
+  // sweep evicts them like any other line. A held call's sweep is the hold's (hold_kernel.cuh:
+  // after the release, so that nothing a copy engine brought in while the call was enqueued stays).
+  void undo(cudaStream_t stream) const {
     size_t limit = 0;
     if (cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize) == cudaSuccess && limit != 0)
       cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
@@ -57,9 +69,11 @@ class L2Flush {
     }
     cudaGetLastError();  // none of the above may leave an error for the next call to find
     cudaCtxResetPersistingL2Cache();
-    sweep_read<<<blocks_, 512, 0, stream>>>(static_cast<const uint4*>(buffer_), bytes_ / sizeof(uint4), sink_);
   }
 
+  // The buffer as 16-byte words, for a sweep made elsewhere (the hold's).
+  const uint4* words() const { return static_cast<const uint4*>(buffer_); }
+  size_t word_count() const { return bytes_ / sizeof(uint4); }
   size_t bytes() const { return bytes_; }
 
  private:
