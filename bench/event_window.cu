@@ -12,9 +12,11 @@
 // 2026-12-05 (on an H100 both read the same, windows and ncu: docs/timing.md, "Placements").
 // The L2 is swept as the runner sweeps it: by the hold, after the release (hold_kernel.cuh);
 // --sweep-first sweeps it before the hold instead, as the runner did until 2026-12-06.
-// --side-copy adds the probe add_4194304_side_copy, which starts device-to-device copies of its inputs on another stream while the
-// device is held (a copy engine is not held; tests/redteam/cuda/head_start_copy_engine.cu): with
-// --sweep-first they leave the inputs in the L2 and the window shrinks, with the hold's sweep not.
+// --side-copy adds the probe add_1000003_side_copy: while the device is held it copies both inputs
+// device to device on another stream (a copy engine is not held), waits on the host until the
+// copies are done, as a call may, and joins them into the timed stream by an event
+// (tests/redteam/cuda/head_start_copy_engine.cu). With --sweep-first the copies leave the inputs
+// in the L2 and the window shrinks; with the hold's sweep it should not.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -91,7 +93,7 @@ int main(int argc, char** argv) {
                                      {"empty_4096_blocks", 4096, 0}, {"add_262144", 0, 262144},
                                      {"add_1000003", 0, 1000003},    {"add_4194304", 0, 4194304},
                                      {"add_9999991", 0, 9999991},    {"add_67108864", 0, 67108864}};
-  if (side_copy) probes.push_back({"add_4194304_side_copy", 0, 4194304, true});
+  if (side_copy) probes.push_back({"add_1000003_side_copy", 0, 1000003, true});
   arena::cuda::L2Flush l2;
   if (!l2.init(0)) check(cudaErrorMemoryAllocation, "the L2 flush buffer");
   cudaStream_t stream, side;
@@ -141,6 +143,9 @@ int main(int argc, char** argv) {
         check(cudaMemcpyAsync(c, a, static_cast<size_t>(p.n) * sizeof(float), cudaMemcpyDeviceToDevice, side), "the side copy");
         check(cudaMemcpyAsync(c, b, static_cast<size_t>(p.n) * sizeof(float), cudaMemcpyDeviceToDevice, side), "the side copy");
         cudaEventRecord(copied, side);
+        // As a call may: wait on the host (no blocking call) until the copies are done.
+        while (cudaEventQuery(copied) == cudaErrorNotReady) {
+        }
         cudaStreamWaitEvent(stream, copied, 0);
       }
       if (p.blocks > 0) probe_empty<<<p.blocks, 128, 0, stream>>>();

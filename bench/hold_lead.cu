@@ -51,6 +51,10 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  if (sweep && blocks > 0) {
+    std::fprintf(stderr, "hold_lead: --sweep measures the runner's hold, which no --blocks cap has\n");
+    return 2;
+  }
   arena::cuda::DeviceHold hold;
   if (!hold.init(0, blocks).empty()) check(cudaErrorUnknown, "the hold");
   cudaStream_t timed = nullptr, side = nullptr;
@@ -75,7 +79,7 @@ int main(int argc, char** argv) {
     hold.release();
     check(cudaDeviceSynchronize(), "a repetition");
     const arena::cuda::DeviceHold::Outcome held = hold.outcome();
-    if (held.gave_up) check(cudaErrorUnknown, "the hold gave up");
+    if (held.gave_up || held.sweep_unfinished) check(cudaErrorUnknown, "the hold gave up");
     unsigned long long t[2] = {};
     check(cudaMemcpy(t, at, sizeof t, cudaMemcpyDeviceToHost), "reading the stamps");
     if (r >= 10) {

@@ -54,6 +54,7 @@ struct HoldState {
   int released;  // block 0 saw the host's release and passed it on
   int gave_up;   // a block timed out: the solution blocked inside its call
   int swept;     // blocks done with their share of the L2 sweep
+  int sweep_unfinished;  // a block left the sweep's barrier at its time limit, not with the others
   int sink;      // never written: keeps the sweep's loads
 };
 
@@ -123,9 +124,13 @@ __global__ void __launch_bounds__(kHoldThreads, kHoldBlocksPerSm)
     __threadfence();
     if (atomicAdd(&state->swept, 1) == static_cast<int>(gridDim.x) - 1) state->swept_ns = global_timer_ns();
     const uint64_t since = global_timer_ns();
-    while (s->swept < static_cast<int>(gridDim.x) && s->gave_up == 0 &&
-           global_timer_ns() - since < kSweepBarrierLimitNs)
+    while (s->swept < static_cast<int>(gridDim.x) && s->gave_up == 0) {
+      if (global_timer_ns() - since > kSweepBarrierLimitNs) {
+        s->sweep_unfinished = 1;  // the blocks leave apart: the runner fails the call, saying why
+        break;
+      }
       __nanosleep(32);
+    }
   }
   __syncthreads();
 }
@@ -198,6 +203,7 @@ class DeviceHold {
   // around the call: the sweep is the judge's work, not the solution's.
   struct Outcome {
     bool gave_up = false;
+    bool sweep_unfinished = false;  // the blocks did not leave the sweep together
     uint64_t sweep_ns = 0;
   };
   Outcome outcome() const {
@@ -205,6 +211,7 @@ class DeviceHold {
     if (cudaMemcpy(&s, state_, sizeof s, cudaMemcpyDeviceToHost) != cudaSuccess) return {};
     Outcome o;
     o.gave_up = s.gave_up != 0;
+    o.sweep_unfinished = s.sweep_unfinished != 0 && !o.gave_up;
     if (s.swept_ns > s.released_ns && s.released_ns != 0) o.sweep_ns = s.swept_ns - s.released_ns;
     return o;
   }

@@ -336,16 +336,21 @@ int main(int argc, char** argv) {
         }
         const bool sweep_now = sweep_pending;
         sweep_pending = false;
-        if (sweep_now && !hold_now) l2.sweep(stream);
+        if (sweep_now && !hold_now) {
+          // Not held (a warm-up, a profiler's or sanitizer's runner): swept and waited for, as
+          // before any cold sample, so the call starts on an idle device.
+          l2.sweep(stream);
+          if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess) fail_cuda("evicting the L2", e);
+        }
         if (hold_now) {
           const arena::cuda::HoldSweep sweep =
               sweep_now ? arena::cuda::HoldSweep{l2.words(), l2.word_count()} : arena::cuda::HoldSweep{};
           if (cudaError_t e = device_hold.enqueue(stream, hold_limit_ns(q.args[0]), sweep); e != cudaSuccess)
             fail_cuda("launching the hold", e);
-          if (!device_hold.wait_resident(kResidentLimitNs)) {
+          if (!device_hold.wait_resident(std::min(kResidentLimitNs, hold_limit_ns(q.args[0]) / 2))) {
             // No sync: the work that kept the SMs busy may never end. The process's exit ends it.
             device_hold.release();
-            fail("the judge's hold could not take every SM within 1 s before the call: other work was running on "
+            fail("the judge's hold could not take every SM before the call: other work was running on "
                  "the device (work the solution started outside its calls, from a thread of its own or a kernel "
                  "that outlived its call; or another process's, under MPS)",
                  kExitCudaError);
@@ -370,6 +375,10 @@ int main(int argc, char** argv) {
         const arena::cuda::DeviceHold::Outcome held = hold_now ? device_hold.outcome() : arena::cuda::DeviceHold::Outcome{};
         const bool blocked = held.gave_up;
         if (replay != nullptr) cudaGraphExecDestroy(replay);
+        if (held.sweep_unfinished)
+          fail("the hold's L2 sweep did not end on every SM together (its blocks waited 100 ms for each other): "
+               "something else shared the SMs during the call (another process's work, under MPS or time-slicing)",
+               kExitCudaError);
         if (blocked)
           fail("the entry point blocked while the device was held: it must only enqueue work on `stream` "
                "(no cudaStreamSynchronize, cudaDeviceSynchronize or cudaFree inside it, and no waiting for work "
