@@ -19,6 +19,9 @@ void Samples::keep(const CallOutcome& o) {
 }
 
 void Samples::add(const CallOutcome& o, const std::optional<DeviceTelemetry>& t) {
+  if (o.copies_watched) ++copies_watched;
+  if (o.off_stream_copies > 0 && off_stream_copy.empty()) off_stream_copy = o.off_stream_copy;
+  off_stream_copies += o.off_stream_copies;
   if (t) reasons_seen |= t->throttle_reasons;
   if (t && is_slowdown(t->throttle_reasons)) {
     ++slowdown;

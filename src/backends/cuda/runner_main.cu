@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/cuda/copy_watch.hpp"
 #include "backends/cuda/cuda_errors.cuh"
 #include "backends/cuda/shared_device_memory.cuh"
 #include "backends/cuda/hold_kernel.cuh"
@@ -189,6 +190,13 @@ int main(int argc, char** argv) {
   if (!device_hold.fills())
     std::fprintf(stderr, "arena-runner-cuda: the hold (%d blocks) cannot fill every SM of this device: work the "
                  "solution enqueues elsewhere may run before the window opens\n", device_hold.blocks());
+  // Copies and memsets a held call enqueues off the judge's stream (copy_watch.hpp). Not where
+  // nothing is held: the sanitizer's and the profiler's runners, whose tools hold CUPTI.
+  arena::cuda::CopyWatch copy_watch;
+  if (hold) {
+    if (std::string why = copy_watch.start(); !why.empty())
+      std::fprintf(stderr, "arena-runner-cuda: copies and memsets on other streams are not watched: %s\n", why.c_str());
+  }
   cudaEvent_t start = nullptr, stop = nullptr;
   check_setup(cudaEventCreate(&start), "cudaEventCreate");
   check_setup(cudaEventCreate(&stop), "cudaEventCreate");
@@ -357,10 +365,13 @@ int main(int argc, char** argv) {
           }
         }
         cudaEventRecord(start, stream);
+        arena::cuda::CopyWatch::Seen off_stream;
         if (replay != nullptr) {
           cudaGraphLaunch(replay, stream);
         } else {
+          if (hold_now) copy_watch.arm(stream);
           invoke(pointers.data(), q.scalars, stream);
+          if (hold_now) off_stream = copy_watch.disarm();
         }
         cudaError_t launch = cudaGetLastError();
         cudaEventRecord(stop, stream);
@@ -391,6 +402,9 @@ int main(int argc, char** argv) {
         r.elapsed_ns = static_cast<uint64_t>(static_cast<double>(ms) * 1e6);
         // The hold's sweep ran between t0 and the start event: the judge's work, taken off.
         r.all_work_ns = (t1 - t0) - std::min<uint64_t>(held.sweep_ns, t1 - t0);
+        r.result[0] = off_stream.count;
+        r.result[1] = hold_now && replay == nullptr && copy_watch.on() ? 1 : 0;
+        std::snprintf(r.message, sizeof r.message, "%s", off_stream.first.c_str());
         send_reply(r);
         break;
       }
