@@ -13,13 +13,15 @@
 // The L2 is swept as the runner sweeps it: by the hold, after the release (hold_kernel.cuh);
 // --sweep-first sweeps it before the hold instead, as the runner did until 2026-12-06.
 // --side-copy adds the probe add_1000003_side_copy: while the device is held it copies both inputs
-// device to device on another stream (a copy engine is not held), waits on the host until the
-// copies are done, as a call may, and joins them into the timed stream by an event
-// (tests/redteam/cuda/head_start_copy_engine.cu). With --sweep-first the copies leave the inputs
-// in the L2 and the window shrinks; with the hold's sweep it should not.
+// to pinned host memory on another stream (a device-to-host copy runs on a copy engine, which the
+// hold does not hold; device-to-device copies are held: on an H100 a call that waited for one
+// blocked), waits on the host until the copies are done, as a call may, then launches
+// (tests/redteam/cuda/head_start_copy_engine.cu). With --sweep-first the copies' reads may leave
+// the inputs in the L2 and the window shrink; with the hold's sweep they should not. Not yet run.
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -93,7 +95,8 @@ int main(int argc, char** argv) {
                                      {"empty_4096_blocks", 4096, 0}, {"add_262144", 0, 262144},
                                      {"add_1000003", 0, 1000003},    {"add_4194304", 0, 4194304},
                                      {"add_9999991", 0, 9999991},    {"add_67108864", 0, 67108864}};
-  if (side_copy) probes.push_back({"add_1000003_side_copy", 0, 1000003, true});
+  constexpr long kSideCopyN = 1000003;
+  if (side_copy) probes.push_back({"add_1000003_side_copy", 0, kSideCopyN, true});
   arena::cuda::L2Flush l2;
   if (!l2.init(0)) check(cudaErrorMemoryAllocation, "the L2 flush buffer");
   cudaStream_t stream, side;
@@ -107,7 +110,8 @@ int main(int argc, char** argv) {
   arena::cuda::DeviceHold device_hold;
   if (!device_hold.init(0).empty()) check(cudaErrorUnknown, "the hold");
   const long most = 67108864;
-  float *a, *b, *c;
+  float *a, *b, *c, *staging = nullptr;
+  if (side_copy) check(cudaMallocHost(&staging, 2 * kSideCopyN * sizeof(float)), "pinned staging");
   check(cudaMalloc(&a, most * sizeof(float)), "a");
   check(cudaMalloc(&b, most * sizeof(float)), "b");
   check(cudaMalloc(&c, most * sizeof(float)), "c");
@@ -138,15 +142,19 @@ int main(int argc, char** argv) {
       }
       cudaEventRecord(start, stream);
       if (p.side_copy) {
-        // Both inputs read by a copy engine into the output (which the probe then overwrites; the
-        // timed stream waits for the copies, as a fork-join call would).
-        check(cudaMemcpyAsync(c, a, static_cast<size_t>(p.n) * sizeof(float), cudaMemcpyDeviceToDevice, side), "the side copy");
-        check(cudaMemcpyAsync(c, b, static_cast<size_t>(p.n) * sizeof(float), cudaMemcpyDeviceToDevice, side), "the side copy");
+        // Both inputs read by a copy engine into pinned host memory; the host waits for them
+        // (at most 1 s: a copy that does not run while the device is held would wait for ever).
+        const size_t bytes = static_cast<size_t>(p.n) * sizeof(float);
+        check(cudaMemcpyAsync(staging, a, bytes, cudaMemcpyDeviceToHost, side), "the side copy");
+        check(cudaMemcpyAsync(staging + p.n, b, bytes, cudaMemcpyDeviceToHost, side), "the side copy");
         cudaEventRecord(copied, side);
-        // As a call may: wait on the host (no blocking call) until the copies are done.
+        const auto since = std::chrono::steady_clock::now();
         while (cudaEventQuery(copied) == cudaErrorNotReady) {
+          if (std::chrono::steady_clock::now() - since > std::chrono::seconds(1)) {
+            std::fprintf(stderr, "event_window: the side copies did not run while the device was held\n");
+            return 1;
+          }
         }
-        cudaStreamWaitEvent(stream, copied, 0);
       }
       if (p.blocks > 0) probe_empty<<<p.blocks, 128, 0, stream>>>();
       if (p.blocks == 0)
