@@ -23,6 +23,7 @@
 #include "judge/window_overhead.hpp"
 #include "judge/runner_pool.hpp"
 #include "judge/sanitizer_run.hpp"
+#include "judge/outside_stream.hpp"
 #include "judge/placements.hpp"
 #include "judge/timed_data_on_device.hpp"
 #include "judge/timer_check.hpp"
@@ -633,22 +634,13 @@ class Judge {
     }
     // Work the events did not see (another stream, a host thread) still had to finish before
     // the device was idle: much more time until then than the events measured is flagged.
-    double all_work_ns = summarize(r.candidate.all_work_ns).median;
-    std::string outside;
-    if (all_work_ns > 1.5 * tm.candidate.median + 50e3)
-      outside = "the timed window on the given stream was " + fmt_number(tm.candidate.median) +
-                " ns but the device was busy for " + fmt_number(all_work_ns) +
-                " ns: work ran outside the stream the judge times";
-    // Copies and memsets off the given stream run on the copy engines, which the hold does not
-    // hold: they can be done before the window opens, whatever the clocks say.
-    if (r.candidate.off_stream_copies > 0)
-      outside += std::string(outside.empty() ? "" : "; ") + "the timed calls enqueued " +
-                 std::to_string(r.candidate.off_stream_copies) + " cop" +
-                 (r.candidate.off_stream_copies == 1 ? "y or memset" : "ies or memsets") +
-                 " on a stream other than the one given (first: " + r.candidate.off_stream_copy +
-                 "), which run on the copy engines before the timed window opens";
-    if (!outside.empty())
-      v_.flags.push_back({"work_outside_stream", shape.label(), outside + " (enqueue everything on `stream`)", true});
+    OutsideStreamEvidence outside;
+    outside.window_median_ns = tm.candidate.median;
+    outside.all_work_median_ns = summarize(r.candidate.all_work_ns).median;
+    outside.off_stream_copies = r.candidate.off_stream_copies;
+    outside.first_copy = r.candidate.off_stream_copy;
+    if (std::string why = work_outside_stream(outside); !why.empty())
+      v_.flags.push_back({"work_outside_stream", shape.label(), why, true});
     // The judge's own count of the runner's threads: a thread that was not there after the
     // warm-up call and runs right after a timed call returned (deferred work, a spinner) was left
     // running by that call. Threads a library starts at its first use were there before.

@@ -77,5 +77,25 @@ TEST(TimingSamples, MostCallsSlowedDownAreKeptAndRaiseThrottled) {
   EXPECT_DOUBLE_EQ(s.runner_ns[1] + s.runner_ns[2], 610);
 }
 
+TEST(TimingSamples, CopiesOffTheStreamAreCountedOverEveryCallTheSetAsideOnesToo) {
+  Samples s;
+  CallOutcome clean = call(100);
+  clean.copies_watched = true;
+  CallOutcome copying = call(100);
+  copying.copies_watched = true;
+  copying.off_stream_copies = 2;
+  copying.off_stream_copy = "cudaMemcpyAsync";
+  CallOutcome later = copying;
+  later.off_stream_copy = "cudaMemsetAsync";
+  s.add(clean, state(0));
+  s.add(copying, state(throttle::kSwPowerCap, 1200));  // set aside: its copies still count
+  s.add(later, state(0));
+  s.add(call(100));  // not watched (the CPU, --graph)
+  s.finish();
+  EXPECT_EQ(s.copies_watched, 3);
+  EXPECT_EQ(s.off_stream_copies, 4u);
+  EXPECT_EQ(s.off_stream_copy, "cudaMemcpyAsync");  // the first one's name
+}
+
 }  // namespace
 }  // namespace arena

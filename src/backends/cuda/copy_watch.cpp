@@ -23,8 +23,8 @@ thread_local int t_runtime_depth = 0;
 // the legacy default stream).
 std::optional<void*> runtime_stream(CUpti_CallbackId cbid, const void* params) {
   switch (cbid) {
-#define ARENA_CASE(name) \
-  case CUPTI_RUNTIME_TRACE_CBID_##name:   \
+#define ARENA_CASE(name)                \
+  case CUPTI_RUNTIME_TRACE_CBID_##name: \
     return static_cast<void*>(static_cast<const name##_params*>(params)->stream);
     ARENA_RUNTIME_COPIES_ON_A_STREAM(ARENA_CASE)
 #undef ARENA_CASE
@@ -35,8 +35,8 @@ std::optional<void*> runtime_stream(CUpti_CallbackId cbid, const void* params) {
 
 std::optional<void*> driver_stream(CUpti_CallbackId cbid, const void* params) {
   switch (cbid) {
-#define ARENA_CASE(name) \
-  case CUPTI_DRIVER_TRACE_CBID_##name:    \
+#define ARENA_CASE(name)               \
+  case CUPTI_DRIVER_TRACE_CBID_##name: \
     return static_cast<void*>(static_cast<const name##_params*>(params)->hStream);
     ARENA_DRIVER_COPIES_ON_A_STREAM(ARENA_CASE)
 #undef ARENA_CASE
@@ -60,12 +60,14 @@ void CUPTIAPI on_api(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, 
       return;
     }
     ++t_runtime_depth;
-    if (g_armed.load(std::memory_order_acquire)) count(runtime_stream(cbid, cb->functionParams), cb->functionName);
+    if (g_armed.load(std::memory_order_acquire))
+      count(runtime_stream(cbid, cb->functionParams), cb->functionName);
   } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
     // A driver copy made by a runtime copy was judged as that; the rest came through
     // cudaGetDriverEntryPoint.
     if (cb->callbackSite != CUPTI_API_ENTER || t_runtime_depth > 0) return;
-    if (g_armed.load(std::memory_order_acquire)) count(driver_stream(cbid, cb->functionParams), cb->functionName);
+    if (g_armed.load(std::memory_order_acquire))
+      count(driver_stream(cbid, cb->functionParams), cb->functionName);
   }
 }
 
@@ -79,7 +81,8 @@ std::string describe(CUptiResult r) {
 
 std::string CopyWatch::start() {
   CUpti_SubscriberHandle subscriber = nullptr;
-  if (CUptiResult r = cuptiSubscribe(&subscriber, reinterpret_cast<CUpti_CallbackFunc>(on_api), nullptr);
+  if (CUptiResult r =
+          cuptiSubscribe(&subscriber, reinterpret_cast<CUpti_CallbackFunc>(on_api), nullptr);
       r != CUPTI_SUCCESS)
     return "cuptiSubscribe: " + describe(r);
   CUptiResult r = CUPTI_SUCCESS;
@@ -114,7 +117,8 @@ CopyWatch::Seen CopyWatch::disarm() {
   g_armed.store(false, std::memory_order_release);
   Seen seen;
   seen.count = g_count.load(std::memory_order_relaxed);
-  if (const char* first = g_first.load(std::memory_order_relaxed); first != nullptr) seen.first = first;
+  if (const char* first = g_first.load(std::memory_order_relaxed); first != nullptr)
+    seen.first = first;
   return seen;
 }
 

@@ -1,0 +1,28 @@
+// The work_outside_stream check: did the candidate's timed calls do work the events on the
+// stream the judge gave could not see? Two witnesses: the host's time from the call until the
+// whole device was idle, against the event window; and (CUDA) the copies and memsets the runner
+// saw the calls enqueue on another stream (backends/cuda/copy_watch.hpp), which the copy engines
+// run at once, before the window opens.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace arena {
+
+struct OutsideStreamEvidence {
+  double window_median_ns = 0;     // the candidate's median event window
+  double all_work_median_ns = 0;   // ... and the median host time until the device was idle
+  uint64_t off_stream_copies = 0;  // over all timed calls
+  std::string first_copy;          // the first one's function name
+};
+
+// How much longer than the window the device may stay busy before it counts: the host's wait and
+// wake-up around a short window take tens of microseconds.
+inline constexpr double kAllWorkFactor = 1.5;
+inline constexpr double kAllWorkSlackNs = 50e3;
+
+// "" where nothing points outside the stream; else the flag's message, naming each witness.
+std::string work_outside_stream(const OutsideStreamEvidence& e);
+
+}  // namespace arena
