@@ -59,11 +59,13 @@ hold)
   # The whole-device hold (src/backends/cuda/hold_kernel.cuh, 2026-12-05): the lead a side stream
   # still gets (and the one-thread hold's), the red team's side-stream cases, the windows with
   # the new hold, and the GPU judge tests (the blocked-call test among them). ~6 min.
-  (timeout 60 ./build/bench/hold_lead; timeout 60 ./build/bench/hold_lead --blocks 1) 2>&1 | tee "$log/hold_lead.txt"
-  timeout 200 ./build/arena redteam --backend cuda --case head_start_side_stream --case honest_fork_join_streams \
-    --case side_stream --case impossible_speed --json "$log/redteam.json" >"$log/redteam.txt" 2>&1
+  (timeout 60 ./build/bench/hold_lead; timeout 60 ./build/bench/hold_lead --sweep; timeout 60 ./build/bench/hold_lead --blocks 1) 2>&1 | tee "$log/hold_lead.txt"
+  timeout 200 ./build/arena redteam --backend cuda --case head_start_side_stream --case head_start_copy_engine \
+    --case honest_fork_join_streams --case side_stream --case impossible_speed --json "$log/redteam.json" >"$log/redteam.txt" 2>&1
   echo "rc=$?" >>"$log/redteam.txt"; tail -14 "$log/redteam.txt"
-  timeout 60 ./build/bench/event_window --reps 200 2>&1 | tee "$log/event_window.txt"
+  # The copies' reads with the hold's sweep (the runner's order) and with the sweep first (the old one).
+  (timeout 60 ./build/bench/event_window --reps 200 --side-copy; echo "--- --sweep-first"
+   timeout 60 ./build/bench/event_window --reps 200 --side-copy --sweep-first) 2>&1 | tee "$log/event_window.txt"
   (cd build && timeout 240 ctest -R "CudaJudge|CudaBroken" --output-on-failure >"$log/cudajudge.log" 2>&1; echo "rc=$?" >>"$log/cudajudge.log")
   grep -E "tests passed|rc=|Failed" "$log/cudajudge.log" | tail -10
   ;;
