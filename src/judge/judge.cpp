@@ -565,7 +565,7 @@ class Judge {
     tm.cold_cache = options_.cold_cache;
     tm.graph_launches = options_.graph_launches;
     tm.window_overhead_ns = window_overhead_;
-    if (r.candidate.copies_watched > 0) tm.off_stream_copies = r.candidate.off_stream_copies;
+    if (r.candidate.work_watched > 0) tm.off_stream_work = r.candidate.off_stream_work;
     tm.checked_on_device = on_device != nullptr;
     tm.checked_on_host_because = host_path_reason;
     tm.placements = on_device ? candidate_->placements() : 1;
@@ -637,8 +637,8 @@ class Judge {
     OutsideStreamEvidence outside;
     outside.window_median_ns = tm.candidate.median;
     outside.all_work_median_ns = summarize(r.candidate.all_work_ns).median;
-    outside.off_stream_copies = r.candidate.off_stream_copies;
-    outside.first_copy = r.candidate.off_stream_copy;
+    outside.off_stream_work = r.candidate.off_stream_work;
+    outside.first_off_stream = r.candidate.off_stream_first;
     if (std::string why = work_outside_stream(outside); !why.empty())
       v_.flags.push_back({"work_outside_stream", shape.label(), why, true});
     // The judge's own count of the runner's threads: a thread that was not there after the

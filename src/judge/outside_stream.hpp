@@ -1,8 +1,9 @@
 // The work_outside_stream check: did the candidate's timed calls do work the events on the
 // stream the judge gave could not see? Two witnesses: the host's time from the call until the
-// whole device was idle, against the event window; and (CUDA) the copies and memsets the runner
-// saw the calls enqueue on another stream (backends/cuda/copy_watch.hpp), which the copy engines
-// run at once, before the window opens.
+// whole device was idle, against the event window; and (CUDA) the launches, copies and memsets
+// the runner saw the calls enqueue on streams not forked from the judge's inside the call
+// (backends/cuda/stream_watch.hpp), which can start before the window opens: copies on the copy
+// engines at once, kernels as the hold's blocks leave.
 #pragma once
 
 #include <cstdint>
@@ -13,8 +14,8 @@ namespace arena {
 struct OutsideStreamEvidence {
   double window_median_ns = 0;     // the candidate's median event window
   double all_work_median_ns = 0;   // ... and the median host time until the device was idle
-  uint64_t off_stream_copies = 0;  // over all timed calls
-  std::string first_copy;          // the first one's function name
+  uint64_t off_stream_work = 0;    // launches, copies, memsets over all timed calls
+  std::string first_off_stream;          // the first one's function name
 };
 
 // How much longer than the window the device may stay busy before it counts: the host's wait and

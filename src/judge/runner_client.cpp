@@ -553,9 +553,9 @@ CallOutcome RunnerClient::request(const protocol::Request& q, double timeout_s, 
   o.all_work_ns = r.all_work_ns;
   o.host_seconds = host;
   if (q.op == protocol::Op::kCall) {
-    o.copies_watched = r.result[1] != 0;
-    o.off_stream_copies = r.result[0];
-    if (o.off_stream_copies > 0) o.off_stream_copy.assign(r.message, strnlen(r.message, sizeof r.message));
+    o.work_watched = r.result[1] != 0;
+    o.off_stream_work = r.result[0];
+    if (o.off_stream_work > 0) o.off_stream_first.assign(r.message, strnlen(r.message, sizeof r.message));
   }
   return o;
 }

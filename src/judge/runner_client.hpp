@@ -55,12 +55,12 @@ struct CallOutcome {
   double caller_cpu_ns = -1;
   double gone_cpu_ns = -1;
   uint64_t all_work_ns = 0;  // ... and until all work on the device was done
-  // kCall on CUDA: whether the runner watched the call's copies and memsets
-  // (backends/cuda/copy_watch.hpp), how many it enqueued on a stream other than the one it was
-  // given, and the first one's function name.
-  bool copies_watched = false;
-  uint64_t off_stream_copies = 0;
-  std::string off_stream_copy = {};
+  // kCall on CUDA: whether the runner watched the call's launches, copies and memsets
+  // (backends/cuda/stream_watch.hpp), how many it enqueued where they were not ordered after the
+  // window's start, and the first one's function name.
+  bool work_watched = false;
+  uint64_t off_stream_work = 0;
+  std::string off_stream_first = {};
   // kCall: the ids of the runner's threads right after the reply, from /proc (sorted).
   std::vector<int> threads_after = {};
 };

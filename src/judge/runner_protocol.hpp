@@ -133,9 +133,9 @@ struct Reply {
   // From the start of the call until every device was idle again, on the host's clock: more
   // than elapsed_ns when work ran outside the given stream. Equal to elapsed_ns on the CPU.
   uint64_t all_work_ns = 0;
-  // kDev* answers. kCall (CUDA): [0] copies and memsets the call enqueued on a stream other than
-  // the one it was given (backends/cuda/copy_watch.hpp; `message` names the first), [1] 1 where
-  // they were watched (a held plain call, CUPTI on).
+  // kDev* answers. kCall (CUDA): [0] launches, copies and memsets the call enqueued where they
+  // were not ordered after the window's start (backends/cuda/stream_watch.hpp; `message` names
+  // the first), [1] 1 where they were watched (a held plain call, CUPTI on).
   uint64_t result[2] = {};
   char message[480] = {};   // for kError, the library-load answer, and kCall's result[0]
 };

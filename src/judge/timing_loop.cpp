@@ -19,9 +19,9 @@ void Samples::keep(const CallOutcome& o) {
 }
 
 void Samples::add(const CallOutcome& o, const std::optional<DeviceTelemetry>& t) {
-  if (o.copies_watched) ++copies_watched;
-  if (o.off_stream_copies > 0 && off_stream_copy.empty()) off_stream_copy = o.off_stream_copy;
-  off_stream_copies += o.off_stream_copies;
+  if (o.work_watched) ++work_watched;
+  if (o.off_stream_work > 0 && off_stream_first.empty()) off_stream_first = o.off_stream_first;
+  off_stream_work += o.off_stream_work;
   if (t) reasons_seen |= t->throttle_reasons;
   if (t && is_slowdown(t->throttle_reasons)) {
     ++slowdown;

@@ -38,11 +38,11 @@ struct Samples {
   int slowdown = 0;           // calls taken while the device reported a slowdown
   int discarded = 0;          // ... of which not in the samples
   bool throttled = false;     // more than half the calls were slowed down: kept after all
-  // Copies and memsets enqueued off the judge's stream (CallOutcome), over every timed call, the
-  // set-aside ones included: the calls watched, the copies, the first one's function name.
-  int copies_watched = 0;
-  uint64_t off_stream_copies = 0;
-  std::string off_stream_copy;
+  // Work enqueued where it was not ordered after the window's start (CallOutcome), over every
+  // timed call, the set-aside ones included: the calls watched, the count, the first's name.
+  int work_watched = 0;
+  uint64_t off_stream_work = 0;
+  std::string off_stream_first;
 
   // One timed call with the device's state after it (nullopt: not known, the call is kept).
   void add(const CallOutcome& o, const std::optional<DeviceTelemetry>& t = std::nullopt);

@@ -50,10 +50,10 @@ struct Timing {
   // both sides (the medians, CIs and speedup are of what is left); nullopt: samples are whole
   // windows (no measured row, --graph, or a host-clock backend).
   std::optional<double> window_overhead_ns;
-  // CUDA: copies and memsets the candidate's timed calls enqueued on a stream other than the one
-  // given (backends/cuda/copy_watch.hpp: the copy engines are not held); nullopt where no timed
-  // call was watched (the CPU, --graph, or CUPTI unavailable).
-  std::optional<uint64_t> off_stream_copies;
+  // CUDA: launches, copies and memsets the candidate's timed calls enqueued on streams not forked
+  // from the given one inside the call (backends/cuda/stream_watch.hpp: they can start before the
+  // window opens); nullopt where no timed call was watched (the CPU, --graph, or CUPTI unavailable).
+  std::optional<uint64_t> off_stream_work;
   // How uncertain the speedup is (95 %), on a log scale: the speedup lies within
   // [speedup * e^-u, speedup * e^u]. The two medians' log CI half-widths and the runner offset's
   // part combined in quadrature; for small u it reads as a relative half-width (0.01 = +-1 %).

@@ -106,7 +106,7 @@ json shape_json(const ShapeVerdict& s) {
     j["timing"]["speedup_uncertainty"] = optional_number(t.speedup_uncertainty());
     j["timing"]["runner_offset_sd_ns"] = optional_number(t.runner_offset_sd_ns);
     j["timing"]["window_overhead_ns"] = optional_number(t.window_overhead_ns);
-    j["timing"]["off_stream_copies"] = t.off_stream_copies ? json(*t.off_stream_copies) : json(nullptr);
+    j["timing"]["off_stream_work"] = t.off_stream_work ? json(*t.off_stream_work) : json(nullptr);
     j["timing"]["gflops"] = t.gflops;
     j["timing"]["gbytes_per_s"] = t.gbytes_per_s;
     j["timing"]["roofline_fraction"] = optional_number(t.roofline_fraction);

@@ -1,5 +1,5 @@
-// The work_outside_stream check's two witnesses: host time until the device was idle, and copies
-// or memsets seen off the given stream.
+// The work_outside_stream check's two witnesses: host time until the device was idle, and
+// launches, copies or memsets seen on streams not forked from the given one.
 #include "judge/outside_stream.hpp"
 
 #include <gtest/gtest.h>
@@ -12,8 +12,8 @@ OutsideStreamEvidence evidence(double window_ns, double all_work_ns, uint64_t co
   OutsideStreamEvidence e;
   e.window_median_ns = window_ns;
   e.all_work_median_ns = all_work_ns;
-  e.off_stream_copies = copies;
-  e.first_copy = std::move(first);
+  e.off_stream_work = copies;
+  e.first_off_stream = std::move(first);
   return e;
 }
 
@@ -29,14 +29,14 @@ TEST(OutsideStream, HostTimeBeyondTheSlackNamesBothTimes) {
   EXPECT_NE(why.find("enqueue everything on `stream`"), std::string::npos) << why;
 }
 
-TEST(OutsideStream, ACopyOffTheStreamIsFlaggedWhateverTheClocksSay) {
+TEST(OutsideStream, WorkOffTheStreamIsFlaggedWhateverTheClocksSay) {
   const std::string one = work_outside_stream(evidence(10e3, 20e3, 1, "cudaMemcpyAsync"));
-  EXPECT_NE(one.find("1 copy or memset"), std::string::npos) << one;
+  EXPECT_NE(one.find("1 launch, copy or memset"), std::string::npos) << one;
   EXPECT_NE(one.find("first: cudaMemcpyAsync"), std::string::npos) << one;
   EXPECT_EQ(one.find("device was busy"), std::string::npos) << one;
   const std::string both = work_outside_stream(evidence(10e3, 90e3, 48, "cuMemsetD8Async"));
   EXPECT_NE(both.find("device was busy"), std::string::npos) << both;
-  EXPECT_NE(both.find("48 copies or memsets"), std::string::npos) << both;
+  EXPECT_NE(both.find("48 launches, copies or memsets"), std::string::npos) << both;
 }
 
 }  // namespace

@@ -80,21 +80,21 @@ TEST(TimingSamples, MostCallsSlowedDownAreKeptAndRaiseThrottled) {
 TEST(TimingSamples, CopiesOffTheStreamAreCountedOverEveryCallTheSetAsideOnesToo) {
   Samples s;
   CallOutcome clean = call(100);
-  clean.copies_watched = true;
+  clean.work_watched = true;
   CallOutcome copying = call(100);
-  copying.copies_watched = true;
-  copying.off_stream_copies = 2;
-  copying.off_stream_copy = "cudaMemcpyAsync";
+  copying.work_watched = true;
+  copying.off_stream_work = 2;
+  copying.off_stream_first = "cudaMemcpyAsync";
   CallOutcome later = copying;
-  later.off_stream_copy = "cudaMemsetAsync";
+  later.off_stream_first = "cudaMemsetAsync";
   s.add(clean, state(0));
   s.add(copying, state(throttle::kSwPowerCap, 1200));  // set aside: its copies still count
   s.add(later, state(0));
   s.add(call(100));  // not watched (the CPU, --graph)
   s.finish();
-  EXPECT_EQ(s.copies_watched, 3);
-  EXPECT_EQ(s.off_stream_copies, 4u);
-  EXPECT_EQ(s.off_stream_copy, "cudaMemcpyAsync");  // the first one's name
+  EXPECT_EQ(s.work_watched, 3);
+  EXPECT_EQ(s.off_stream_work, 4u);
+  EXPECT_EQ(s.off_stream_first, "cudaMemcpyAsync");  // the first one's name
 }
 
 }  // namespace

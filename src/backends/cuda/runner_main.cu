@@ -32,7 +32,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/cuda/copy_watch.hpp"
+#include "backends/cuda/stream_watch.hpp"
 #include "backends/cuda/cuda_errors.cuh"
 #include "backends/cuda/shared_device_memory.cuh"
 #include "backends/cuda/hold_kernel.cuh"
@@ -190,12 +190,13 @@ int main(int argc, char** argv) {
   if (!device_hold.fills())
     std::fprintf(stderr, "arena-runner-cuda: the hold (%d blocks) cannot fill every SM of this device: work the "
                  "solution enqueues elsewhere may run before the window opens\n", device_hold.blocks());
-  // Copies and memsets a held call enqueues off the judge's stream (copy_watch.hpp). Not where
-  // nothing is held: the sanitizer's and the profiler's runners, whose tools hold CUPTI.
-  arena::cuda::CopyWatch copy_watch;
+  // Launches, copies and memsets a held call enqueues where they may start before the window
+  // (stream_watch.hpp). Not where nothing is held: the sanitizer's and the profiler's runners,
+  // whose tools hold CUPTI.
+  arena::cuda::StreamWatch stream_watch;
   if (hold) {
-    if (std::string why = copy_watch.start(); !why.empty())
-      std::fprintf(stderr, "arena-runner-cuda: copies and memsets on other streams are not watched: %s\n", why.c_str());
+    if (std::string why = stream_watch.start(); !why.empty())
+      std::fprintf(stderr, "arena-runner-cuda: work on other streams is not watched: %s\n", why.c_str());
   }
   cudaEvent_t start = nullptr, stop = nullptr;
   check_setup(cudaEventCreate(&start), "cudaEventCreate");
@@ -365,13 +366,13 @@ int main(int argc, char** argv) {
           }
         }
         cudaEventRecord(start, stream);
-        arena::cuda::CopyWatch::Seen off_stream;
+        arena::cuda::StreamWatch::Seen off_stream;
         if (replay != nullptr) {
           cudaGraphLaunch(replay, stream);
         } else {
-          if (hold_now) copy_watch.arm(stream);
+          if (hold_now) stream_watch.arm(stream);
           invoke(pointers.data(), q.scalars, stream);
-          if (hold_now) off_stream = copy_watch.disarm();
+          if (hold_now) off_stream = stream_watch.disarm();
         }
         cudaError_t launch = cudaGetLastError();
         cudaEventRecord(stop, stream);
@@ -403,7 +404,7 @@ int main(int argc, char** argv) {
         // The hold's sweep ran between t0 and the start event: the judge's work, taken off.
         r.all_work_ns = (t1 - t0) - std::min<uint64_t>(held.sweep_ns, t1 - t0);
         r.result[0] = off_stream.count;
-        r.result[1] = hold_now && replay == nullptr && copy_watch.on() ? 1 : 0;
+        r.result[1] = hold_now && replay == nullptr && stream_watch.on() ? 1 : 0;
         std::snprintf(r.message, sizeof r.message, "%s", off_stream.first.c_str());
         send_reply(r);
         break;

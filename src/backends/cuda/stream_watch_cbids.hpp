@@ -1,8 +1,9 @@
-// The copy and memset entry points CopyWatch (copy_watch.hpp) watches, as X-macro lists of
-// CUPTI callback ids (CUDA 13's cupti_runtime_cbid.h and cupti_driver_cbid.h, every id whose
-// function name begins cudaMemcpy, cudaMemset, cuMemcpy or cuMemset). The *_ON_A_STREAM lists
-// are those whose parameters (generated_cuda_runtime_api_meta.h, generated_cuda_meta.h) name the
-// stream (`stream`, `hStream`); the others run on the legacy default stream or take no stream.
+// The entry points StreamWatch (stream_watch.hpp) watches, as X-macro lists of CUPTI callback ids
+// (CUDA 13's cupti_runtime_cbid.h and cupti_driver_cbid.h). Copies and memsets: every id whose
+// function name begins cudaMemcpy, cudaMemset, cuMemcpy or cuMemset; the *_ON_A_STREAM lists are
+// those whose parameters (generated_cuda_runtime_api_meta.h, generated_cuda_meta.h) name the
+// stream (`stream`, `hStream`), the others run on the legacy default stream or take no stream.
+// Launches: those whose parameters name the stream, and those that do not (deprecated forms).
 // Made with grep over those headers; a newer CUDA's new entry points must be added here.
 #pragma once
 
@@ -184,3 +185,62 @@
   X(cuMemsetD8) \
   X(cuMemsetD8_v2) \
   X(cuMemsetD8_v2_ptds)
+
+#define ARENA_RUNTIME_LAUNCHES_ON_A_STREAM(X) \
+  X(cudaLaunchKernel_v7000) \
+  X(cudaLaunchKernel_ptsz_v7000) \
+  X(cudaLaunchCooperativeKernel_v9000) \
+  X(cudaLaunchCooperativeKernel_ptsz_v9000) \
+  X(cudaLaunchHostFunc_v10000) \
+  X(cudaLaunchHostFunc_ptsz_v10000) \
+  X(cudaGraphLaunch_v10000) \
+  X(cudaGraphLaunch_ptsz_v10000)
+
+#define ARENA_RUNTIME_LAUNCHES_WITH_A_CONFIG(X) \
+  X(cudaLaunchKernelExC_v11060) \
+  X(cudaLaunchKernelExC_ptsz_v11060)
+
+#define ARENA_RUNTIME_LAUNCHES_OTHER(X) \
+  X(cudaLaunch_v3020) \
+  X(cudaLaunch_ptsz_v7000) \
+  X(cudaLaunchCooperativeKernelMultiDevice_v9000)
+
+#define ARENA_RUNTIME_EVENT_RECORDS(X) \
+  X(cudaEventRecord_v3020) \
+  X(cudaEventRecord_ptsz_v7000) \
+  X(cudaEventRecordWithFlags_v11010) \
+  X(cudaEventRecordWithFlags_ptsz_v11010)
+
+#define ARENA_RUNTIME_STREAM_WAITS(X) \
+  X(cudaStreamWaitEvent_v3020) \
+  X(cudaStreamWaitEvent_ptsz_v7000)
+
+#define ARENA_DRIVER_LAUNCHES_ON_A_STREAM(X) \
+  X(cuLaunchKernel) \
+  X(cuLaunchKernel_ptsz) \
+  X(cuLaunchCooperativeKernel) \
+  X(cuLaunchCooperativeKernel_ptsz) \
+  X(cuLaunchHostFunc) \
+  X(cuLaunchHostFunc_ptsz) \
+  X(cuGraphLaunch) \
+  X(cuGraphLaunch_ptsz)
+
+#define ARENA_DRIVER_LAUNCHES_WITH_A_CONFIG(X) \
+  X(cuLaunchKernelEx) \
+  X(cuLaunchKernelEx_ptsz)
+
+#define ARENA_DRIVER_LAUNCHES_OTHER(X) \
+  X(cuLaunch) \
+  X(cuLaunchGrid) \
+  X(cuLaunchGridAsync) \
+  X(cuLaunchCooperativeKernelMultiDevice)
+
+#define ARENA_DRIVER_EVENT_RECORDS(X) \
+  X(cuEventRecord) \
+  X(cuEventRecord_ptsz) \
+  X(cuEventRecordWithFlags) \
+  X(cuEventRecordWithFlags_ptsz)
+
+#define ARENA_DRIVER_STREAM_WAITS(X) \
+  X(cuStreamWaitEvent) \
+  X(cuStreamWaitEvent_ptsz)
