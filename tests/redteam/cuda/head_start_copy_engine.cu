@@ -5,10 +5,10 @@
 // device-to-device copies too (on an H100 a call that waited for one blocked until the hold gave
 // up), but a device-to-host copy runs on a copy engine at once, reading `a` and `b` through the
 // L2 before the window opens, in the hope that the "cold" kernel then finds them there. The
-// values are right. What the judge does: the runner's StreamWatch (src/backends/cuda/stream_watch.hpp)
-// sees copies enqueued off the judge's stream and the verdict flags work_outside_stream; and the
-// hold sweeps the L2 after the release, before the start event. Expected: no gain (the flag
-// voids the speedup).
+// values are right. What the judge does: the runner's StreamWatch
+// (src/backends/cuda/stream_watch.hpp) sees copies enqueued on a stream not forked from the
+// judge's, and the verdict flags work_outside_stream; and the hold sweeps the L2 after the
+// release, before the start event. Expected: no gain (the flag voids the speedup).
 #include "arena_signature.h"
 
 namespace {
