@@ -45,6 +45,8 @@ TEST_F(CudaJudge, StarterIsCorrectAndTimed) {
   for (const auto& s : r.verdict["shapes"]) {
     EXPECT_EQ(s["timing"]["checked_on"], "device") << s["timing"];
     EXPECT_EQ(s["checked_on"], "device") << s;
+    // The stream watch was on (CUPTI in the runner) and the starter works on its stream alone.
+    EXPECT_EQ(s["timing"]["off_stream_work"], 0) << s["timing"];
   }
 }
 
@@ -274,6 +276,8 @@ TEST_F(CudaJudge, WorkOnASideStreamIsFlagged) {
   bool flagged = false;
   for (const auto& f : r.verdict["flags"]) flagged = flagged || f["name"] == "work_outside_stream";
   EXPECT_TRUE(flagged) << r.output;
+  // Its launches on a stream of its own, not forked from the judge's, are counted as well.
+  EXPECT_GT(r.verdict["shapes"][0]["timing"]["off_stream_work"].get<uint64_t>(), 0u) << r.output;
 }
 
 // --sanitize needs compute-sanitizer besides the GPU: skipped, saying so, where it is missing.
