@@ -12,17 +12,18 @@
 // on its own stream) had its whole result ready before the start event: a head start no check
 // saw (tests/redteam/cuda/head_start_side_stream.cu).
 //
-// Copies on the copy engines are not held: a call can start a device-to-device copy of its inputs
-// on a stream of its own, which runs while the host is still enqueueing and leaves the inputs in
-// the L2 for the timed kernel (tests/redteam/cuda/head_start_copy_engine.cu). So for a cold
+// Copies on the copy engines are not held (device-to-device copies are: on an H100 a call that
+// waited for one blocked): a call can copy its inputs to the host on a stream of its own, which
+// runs while the host is still enqueueing and may leave the inputs in the L2 for the timed kernel
+// (tests/redteam/cuda/head_start_copy_engine.cu; stream_watch.hpp flags such copies). So for a cold
 // sample the hold sweeps the L2 itself, after the release: every block reads its share of the
 // flush buffer (l2_flush.cuh), then waits for the others, and only then leaves. Whatever a copy
 // brought into the L2 while the call was being enqueued is evicted before the start event; the
 // blocks leave together, so the sweep gives work queued on other streams no head start.
-// What is left: a copy still running when the sweep ends (it must be timed to outlast the
-// enqueue and the sweep, and it competes with the timed kernel for memory); as the hold's blocks
-// leave, work queued on other streams takes the freed SMs before the judge's stream has passed
-// its start event (bench/hold_lead). Under MPS other clients' kernels share the SMs.
+// What is left: as the hold's blocks leave, work queued on other streams takes the freed SMs
+// before the judge's stream has passed its start event (bench/hold_lead: ~4 us on an H100; work
+// on streams not forked from the judge's is flagged by stream_watch.hpp). Under MPS other
+// clients' kernels share the SMs.
 #pragma once
 
 #include <cuda_runtime.h>
