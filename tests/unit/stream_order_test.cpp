@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
 namespace arena::cuda {
 namespace {
 
@@ -57,6 +59,31 @@ TEST(StreamOrder, EachCallStartsAfresh) {
   EXPECT_FALSE(o.ordered(&side_stream));
   o.wait(&side_stream, &fork_event);  // an event recorded in an earlier call
   EXPECT_FALSE(o.ordered(&side_stream));
+}
+
+TEST(StreamOrder, TheDefaultStreamsAreNeverOrdered) {
+  // 0, cudaStreamLegacy and cudaStreamPerThread name another stream by entry point and thread.
+  for (std::uintptr_t handle : {0u, 1u, 2u}) {
+    StreamOrder o;
+    o.begin(&judge_stream);
+    o.record(&fork_event, &judge_stream);
+    const void* stream = reinterpret_cast<const void*>(handle);
+    o.wait(stream, &fork_event);
+    EXPECT_FALSE(o.ordered(stream)) << handle;
+  }
+}
+
+TEST(StreamOrder, ADestroyedHandleForgetsItsOrder) {
+  StreamOrder o;
+  o.begin(&judge_stream);
+  o.record(&fork_event, &judge_stream);
+  o.forget_event(&fork_event);  // a new event may come at the same address
+  o.wait(&side_stream, &fork_event);
+  EXPECT_FALSE(o.ordered(&side_stream));
+  o.record(&join_event, &judge_stream);
+  o.wait(&other_stream, &join_event);
+  o.forget_stream(&other_stream);
+  EXPECT_FALSE(o.ordered(&other_stream));
 }
 
 }  // namespace

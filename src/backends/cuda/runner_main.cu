@@ -351,6 +351,10 @@ int main(int argc, char** argv) {
           l2.sweep(stream);
           if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess) fail_cuda("evicting the L2", e);
         }
+        // Armed from before the hold to after the release: work a thread of the solution's
+        // enqueues around the call is seen too (stream_watch.hpp).
+        const bool watch_now = hold_now && replay == nullptr && stream_watch.on();
+        if (watch_now) stream_watch.arm(stream);
         if (hold_now) {
           const arena::cuda::HoldSweep sweep =
               sweep_now ? arena::cuda::HoldSweep{l2.words(), l2.word_count()} : arena::cuda::HoldSweep{};
@@ -366,18 +370,22 @@ int main(int argc, char** argv) {
           }
         }
         cudaEventRecord(start, stream);
-        arena::cuda::StreamWatch::Seen off_stream;
         if (replay != nullptr) {
           cudaGraphLaunch(replay, stream);
         } else {
-          if (hold_now) stream_watch.arm(stream);
           invoke(pointers.data(), q.scalars, stream);
-          if (hold_now) off_stream = stream_watch.disarm();
         }
         cudaError_t launch = cudaGetLastError();
+        if (watch_now) stream_watch.expect_a_call();  // the stop record: seen unless CUPTI went blind
         cudaEventRecord(stop, stream);
         uint64_t t0 = now_ns();
         if (hold_now) device_hold.release();
+        arena::cuda::StreamWatch::Seen off_stream;
+        if (watch_now) off_stream = stream_watch.disarm();
+        if (off_stream.blind) {
+          off_stream.count = std::max<uint64_t>(off_stream.count, 1);
+          off_stream.first = "none seen: the stream watch (CUPTI) was switched off inside the call";
+        }
         cudaError_t on_stream = cudaStreamSynchronize(stream);
         cudaError_t on_device = cudaDeviceSynchronize();  // also waits for work on any other stream
         uint64_t t1 = now_ns();
@@ -404,7 +412,7 @@ int main(int argc, char** argv) {
         // The hold's sweep ran between t0 and the start event: the judge's work, taken off.
         r.all_work_ns = (t1 - t0) - std::min<uint64_t>(held.sweep_ns, t1 - t0);
         r.result[0] = off_stream.count;
-        r.result[1] = hold_now && replay == nullptr && stream_watch.on() ? 1 : 0;
+        r.result[1] = watch_now ? 1 : 0;
         std::snprintf(r.message, sizeof r.message, "%s", off_stream.first.c_str());
         send_reply(r);
         break;

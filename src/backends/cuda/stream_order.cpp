@@ -1,5 +1,7 @@
 #include "backends/cuda/stream_order.hpp"
 
+#include <cstdint>
+
 namespace arena::cuda {
 
 void StreamOrder::begin(const void* judge) {
@@ -17,9 +19,15 @@ void StreamOrder::record(const void* event, const void* stream) {
 }
 
 void StreamOrder::wait(const void* stream, const void* event) {
-  if (events_.count(event) != 0) streams_.insert(stream);
+  if (events_.count(event) != 0 && !is_default(stream)) streams_.insert(stream);
 }
 
-bool StreamOrder::ordered(const void* stream) const { return streams_.count(stream) != 0; }
+void StreamOrder::forget_event(const void* event) { events_.erase(event); }
+
+void StreamOrder::forget_stream(const void* stream) { streams_.erase(stream); }
+
+bool StreamOrder::ordered(const void* stream) const { return !is_default(stream) && streams_.count(stream) != 0; }
+
+bool StreamOrder::is_default(const void* stream) { return reinterpret_cast<std::uintptr_t>(stream) <= 2; }
 
 }  // namespace arena::cuda

@@ -7,9 +7,9 @@
 // it: a copy on a copy engine at once, a kernel as the hold's blocks leave, ~4 us before the
 // judge's first kernel on an H100 (docs/timing.md, "What is left of a head start").
 //
-// Pure bookkeeping over opaque handles (streams and events as pointers; nullptr is the legacy
-// default stream): StreamWatch (stream_watch.hpp) feeds it from CUPTI's callbacks. Not thread
-// safe: the caller serializes.
+// Pure bookkeeping over opaque handles (streams and events as pointers): StreamWatch
+// (stream_watch.hpp) feeds it from CUPTI's callbacks, a record or wait once it has succeeded.
+// Not thread safe: the caller serializes.
 #pragma once
 
 #include <unordered_set>
@@ -26,8 +26,14 @@ class StreamOrder {
   // cudaStreamWaitEvent(stream, event): waiting on an ordered event orders the stream; waiting on
   // anything else leaves it as it was.
   void wait(const void* stream, const void* event);
+  // cudaEventDestroy / cudaStreamDestroy: a new handle may come at the same address.
+  void forget_event(const void* event);
+  void forget_stream(const void* stream);
   // Whether work enqueued now on `stream` starts after the window's start.
   bool ordered(const void* stream) const;
+  // The default streams' handles (0, cudaStreamLegacy, cudaStreamPerThread) name a different
+  // stream by entry point and by thread: never ordered.
+  static bool is_default(const void* stream);
 
  private:
   std::unordered_set<const void*> streams_;

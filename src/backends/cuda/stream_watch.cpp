@@ -18,13 +18,15 @@ std::mutex g_mutex;  // guards what follows
 StreamOrder g_order;
 uint64_t g_count = 0;
 const char* g_first = nullptr;
+uint64_t g_seen = 0;  // watched calls seen since arm() or expect_a_call(): none means CUPTI went blind
 // Inside a watched runtime call on this thread: the driver calls it makes are its own.
 thread_local int t_runtime_depth = 0;
 
 // What a watched entry point does to the order: enqueue work on a stream (nullptr with
-// `known` false: a stream it does not name, never ordered), record an event, or wait on one.
+// `known` false: a stream it does not name, never ordered; a capture's start), record an event,
+// wait on one, or destroy a handle.
 struct Effect {
-  enum class Kind { kWork, kRecord, kWait } kind = Kind::kWork;
+  enum class Kind { kWork, kRecord, kWait, kForgetEvent, kForgetStream } kind = Kind::kWork;
   const void* stream = nullptr;
   bool known = false;
   const void* event = nullptr;
@@ -33,6 +35,8 @@ struct Effect {
 Effect work_on(const void* stream) { return {Effect::Kind::kWork, stream, true, nullptr}; }
 Effect record(const void* event, const void* stream) { return {Effect::Kind::kRecord, stream, true, event}; }
 Effect wait(const void* stream, const void* event) { return {Effect::Kind::kWait, stream, true, event}; }
+Effect forget_event(const void* event) { return {Effect::Kind::kForgetEvent, nullptr, true, event}; }
+Effect forget_stream(const void* stream) { return {Effect::Kind::kForgetStream, stream, true, nullptr}; }
 
 template <typename Params>
 const Params& as(const void* params) {
@@ -62,8 +66,18 @@ Effect runtime_effect(CUpti_CallbackId cbid, const void* p) {
     return wait(as<name##_params>(p).stream, as<name##_params>(p).event);
     ARENA_RUNTIME_STREAM_WAITS(ARENA_WAIT)
 #undef ARENA_WAIT
+#define ARENA_FORGET_EVENT(name) \
+  case CUPTI_RUNTIME_TRACE_CBID_##name: \
+    return forget_event(as<name##_params>(p).event);
+    ARENA_RUNTIME_EVENT_DESTROYS(ARENA_FORGET_EVENT)
+#undef ARENA_FORGET_EVENT
+#define ARENA_FORGET_STREAM(name) \
+  case CUPTI_RUNTIME_TRACE_CBID_##name: \
+    return forget_stream(as<name##_params>(p).stream);
+    ARENA_RUNTIME_STREAM_DESTROYS(ARENA_FORGET_STREAM)
+#undef ARENA_FORGET_STREAM
     default:
-      return Effect{};  // a synchronous copy or memset, a deprecated launch: no stream named
+      return Effect{};  // a synchronous copy or memset, a deprecated launch, a capture's start
   }
 }
 
@@ -90,42 +104,76 @@ Effect driver_effect(CUpti_CallbackId cbid, const void* p) {
     return wait(as<name##_params>(p).hStream, as<name##_params>(p).hEvent);
     ARENA_DRIVER_STREAM_WAITS(ARENA_WAIT)
 #undef ARENA_WAIT
+#define ARENA_FORGET_EVENT(name) \
+  case CUPTI_DRIVER_TRACE_CBID_##name: \
+    return forget_event(as<name##_params>(p).hEvent);
+    ARENA_DRIVER_EVENT_DESTROYS(ARENA_FORGET_EVENT)
+#undef ARENA_FORGET_EVENT
+#define ARENA_FORGET_STREAM(name) \
+  case CUPTI_DRIVER_TRACE_CBID_##name: \
+    return forget_stream(as<name##_params>(p).hStream);
+    ARENA_DRIVER_STREAM_DESTROYS(ARENA_FORGET_STREAM)
+#undef ARENA_FORGET_STREAM
     default:
       return Effect{};
   }
 }
 
-void apply(const Effect& e, const char* function) {
+void count(const char* function) {
+  ++g_count;
+  if (g_first == nullptr) g_first = function;
+}
+
+// At a call's entry: work is judged, handles about to be destroyed are forgotten. At its exit,
+// and only where it succeeded: records and waits (a failed wait orders nothing).
+void apply(const Effect& e, const char* function, bool at_exit, bool succeeded) {
   std::lock_guard<std::mutex> lock(g_mutex);
-  switch (e.kind) {
-    case Effect::Kind::kRecord:
-      g_order.record(e.event, e.stream);
-      return;
-    case Effect::Kind::kWait:
-      g_order.wait(e.stream, e.event);
-      return;
-    case Effect::Kind::kWork:
-      if (e.known && g_order.ordered(e.stream)) return;
-      ++g_count;
-      if (g_first == nullptr) g_first = function;
-      return;
+  if (!g_armed.load(std::memory_order_acquire)) return;  // disarmed since the check outside
+  ++g_seen;
+  try {
+    switch (e.kind) {
+      case Effect::Kind::kRecord:
+        if (at_exit && succeeded) g_order.record(e.event, e.stream);
+        return;
+      case Effect::Kind::kWait:
+        if (at_exit && succeeded) g_order.wait(e.stream, e.event);
+        return;
+      case Effect::Kind::kForgetEvent:
+        if (!at_exit) g_order.forget_event(e.event);
+        return;
+      case Effect::Kind::kForgetStream:
+        if (!at_exit) g_order.forget_stream(e.stream);
+        return;
+      case Effect::Kind::kWork:
+        if (!at_exit && !(e.known && g_order.ordered(e.stream))) count(function);
+        return;
+    }
+  } catch (...) {
+    count(function);  // no room to keep the order (the address space is limited): counted
   }
 }
 
-void CUPTIAPI on_api(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+bool runtime_ok(const CUpti_CallbackData* cb) {
+  return cb->functionReturnValue != nullptr && *static_cast<const cudaError_t*>(cb->functionReturnValue) == cudaSuccess;
+}
+
+bool driver_ok(const CUpti_CallbackData* cb) {
+  return cb->functionReturnValue != nullptr && *static_cast<const CUresult*>(cb->functionReturnValue) == CUDA_SUCCESS;
+}
+
+void CUPTIAPI on_api(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) noexcept {
   const auto* cb = static_cast<const CUpti_CallbackData*>(data);
+  const bool at_exit = cb->callbackSite == CUPTI_API_EXIT;
   if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
-    if (cb->callbackSite == CUPTI_API_EXIT) {
-      --t_runtime_depth;
-      return;
-    }
-    ++t_runtime_depth;
-    if (g_armed.load(std::memory_order_acquire)) apply(runtime_effect(cbid, cb->functionParams), cb->functionName);
+    t_runtime_depth += at_exit ? -1 : 1;
+    if (g_armed.load(std::memory_order_acquire))
+      apply(runtime_effect(cbid, cb->functionParams), cb->functionName, at_exit, at_exit && runtime_ok(cb));
   } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
     // A driver call made by a watched runtime call was judged as that; the rest came through
     // cudaGetDriverEntryPoint.
-    if (cb->callbackSite != CUPTI_API_ENTER || t_runtime_depth > 0) return;
-    if (g_armed.load(std::memory_order_acquire)) apply(driver_effect(cbid, cb->functionParams), cb->functionName);
+    if (t_runtime_depth > 0) return;
+    if (g_armed.load(std::memory_order_acquire))
+      apply(driver_effect(cbid, cb->functionParams), cb->functionName, at_exit, at_exit && driver_ok(cb));
   }
 }
 
@@ -162,6 +210,9 @@ std::string StreamWatch::start() {
   ARENA_RUNTIME_LAUNCHES_OTHER(ARENA_RUNTIME)
   ARENA_RUNTIME_EVENT_RECORDS(ARENA_RUNTIME)
   ARENA_RUNTIME_STREAM_WAITS(ARENA_RUNTIME)
+  ARENA_RUNTIME_EVENT_DESTROYS(ARENA_RUNTIME)
+  ARENA_RUNTIME_STREAM_DESTROYS(ARENA_RUNTIME)
+  ARENA_RUNTIME_CAPTURES(ARENA_RUNTIME)
   ARENA_DRIVER_COPIES_ON_A_STREAM(ARENA_DRIVER)
   ARENA_DRIVER_COPIES_OTHER(ARENA_DRIVER)
   ARENA_DRIVER_LAUNCHES_ON_A_STREAM(ARENA_DRIVER)
@@ -169,6 +220,9 @@ std::string StreamWatch::start() {
   ARENA_DRIVER_LAUNCHES_OTHER(ARENA_DRIVER)
   ARENA_DRIVER_EVENT_RECORDS(ARENA_DRIVER)
   ARENA_DRIVER_STREAM_WAITS(ARENA_DRIVER)
+  ARENA_DRIVER_EVENT_DESTROYS(ARENA_DRIVER)
+  ARENA_DRIVER_STREAM_DESTROYS(ARENA_DRIVER)
+  ARENA_DRIVER_CAPTURES(ARENA_DRIVER)
 #undef ARENA_RUNTIME
 #undef ARENA_DRIVER
   if (enabled == 0) {
@@ -186,8 +240,14 @@ void StreamWatch::arm(cudaStream_t judge) {
     g_order.begin(static_cast<const void*>(judge));
     g_count = 0;
     g_first = nullptr;
+    g_seen = 0;
   }
   g_armed.store(true, std::memory_order_release);
+}
+
+void StreamWatch::expect_a_call() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_seen = 0;
 }
 
 StreamWatch::Seen StreamWatch::disarm() {
@@ -196,6 +256,7 @@ StreamWatch::Seen StreamWatch::disarm() {
   Seen seen;
   seen.count = g_count;
   if (g_first != nullptr) seen.first = g_first;
+  seen.blind = on_ && g_seen == 0;
   return seen;
 }
 

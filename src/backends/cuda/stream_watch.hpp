@@ -9,9 +9,11 @@
 // call are; a stream of the solution's own, the legacy default stream, the synchronous copies
 // are not). The runner reports the count; the judge flags the timing (`work_outside_stream`).
 //
-// It lives in the solution's process, like the events: a solution that unsubscribes CUPTI blinds
-// it (timer tampering, docs/integrity.md). Not armed for a graph's capture (work on a stream
-// forked into the capture becomes graph nodes, inside the window).
+// It lives in the solution's process, like the events: a solution that switches CUPTI off blinds
+// it (timer tampering, docs/integrity.md); that much is noticed (Seen::blind: the judge's own
+// stop record after the call was not seen). A stream capture begun in a timed call is counted. Not armed
+// for --graph (the capture is the judge's, before the hold). Not covered: prefetches, stream
+// memory operations (cuStreamWriteValue), batch decompression, external semaphores.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -28,12 +30,21 @@ class StreamWatch {
   std::string start();
   bool on() const { return on_; }
 
-  // From now until disarm(), work not ordered after `judge`'s next operation is counted.
+  // From now until disarm(), work not ordered after `judge`'s next operation is counted. The
+  // runner arms before its hold and disarms after the release, so that work a thread of the
+  // solution's enqueues around the call is seen too, and so are the judge's own records.
   void arm(cudaStream_t judge);
+
+  // From here the watch must see another call (the judge's stop record) before disarm(), else
+  // it went blind during the call.
+  void expect_a_call();
 
   struct Seen {
     uint64_t count = 0;
     std::string first;  // the first one's function name, as CUPTI names it
+    // On, but the judge's own call after expect_a_call() was not seen: CUPTI was switched off
+    // (the solution's process can do that), so the count means nothing.
+    bool blind = false;
   };
   Seen disarm();
 

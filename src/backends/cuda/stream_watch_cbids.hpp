@@ -4,6 +4,10 @@
 // those whose parameters (generated_cuda_runtime_api_meta.h, generated_cuda_meta.h) name the
 // stream (`stream`, `hStream`), the others run on the legacy default stream or take no stream.
 // Launches: those whose parameters name the stream, and those that do not (deprecated forms).
+// (The *_v12080 batch copies do name a stream but have no parameter struct in CUDA 13's headers:
+// they are among the others, always counted.) Event and stream destruction (a new handle may
+// come at the same address) and the start of a stream capture (counted: a timed call must not
+// capture) complete the set.
 // Made with grep over those headers; a newer CUDA's new entry points must be added here.
 #pragma once
 
@@ -244,3 +248,25 @@
 #define ARENA_DRIVER_STREAM_WAITS(X) \
   X(cuStreamWaitEvent) \
   X(cuStreamWaitEvent_ptsz)
+
+#define ARENA_RUNTIME_EVENT_DESTROYS(X) X(cudaEventDestroy_v3020)
+#define ARENA_RUNTIME_STREAM_DESTROYS(X) X(cudaStreamDestroy_v5050)
+#define ARENA_RUNTIME_CAPTURES(X) \
+  X(cudaStreamBeginCapture_v10000) \
+  X(cudaStreamBeginCapture_ptsz_v10000) \
+  X(cudaStreamBeginCaptureToGraph_v12030) \
+  X(cudaStreamBeginCaptureToGraph_ptsz_v12030)
+
+#define ARENA_DRIVER_EVENT_DESTROYS(X) \
+  X(cuEventDestroy) \
+  X(cuEventDestroy_v2)
+#define ARENA_DRIVER_STREAM_DESTROYS(X) \
+  X(cuStreamDestroy) \
+  X(cuStreamDestroy_v2)
+#define ARENA_DRIVER_CAPTURES(X) \
+  X(cuStreamBeginCapture) \
+  X(cuStreamBeginCapture_ptsz) \
+  X(cuStreamBeginCapture_v2) \
+  X(cuStreamBeginCapture_v2_ptsz) \
+  X(cuStreamBeginCaptureToGraph) \
+  X(cuStreamBeginCaptureToGraph_ptsz)
