@@ -242,7 +242,9 @@ int main(int argc, char** argv) {
   for (;;) {
     Request q;
     int fd = -1;
+    stream_watch.set_phase(arena::cuda::RunnerPhase::kIdle);
     if (!arena::runner::receive(q, &fd)) return 0;  // the judge closed the socket
+    stream_watch.set_phase(arena::cuda::RunnerPhase::kRunner);
     if (fd >= 0 && q.op != arena::protocol::Op::kMap) {
       close(fd);
       fd = -1;
@@ -330,8 +332,14 @@ int main(int argc, char** argv) {
         cudaGraphExec_t replay = nullptr;
         if (q.graph_launches > 0) {
           cudaGraph_t graph = nullptr;
+          // Watched as a held call is: work the calls enqueue where the capture does not reach
+          // runs now, before the replay's window (counted with the next watched call's reply).
           cudaError_t e = cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal);
+          if (e == cudaSuccess) stream_watch.arm(stream);
+          stream_watch.set_phase(arena::cuda::RunnerPhase::kSolution);
           for (uint32_t i = 0; e == cudaSuccess && i < q.graph_launches; ++i) invoke(pointers.data(), q.scalars, stream);
+          stream_watch.set_phase(arena::cuda::RunnerPhase::kRunner);
+          stream_watch.disarm();
           if (e == cudaSuccess) e = cudaStreamEndCapture(stream, &graph);
           if (cudaError_t at_launch = cudaGetLastError(); e == cudaSuccess) e = at_launch;
           if (e == cudaSuccess) e = cudaGraphInstantiate(&replay, graph, 0);
@@ -351,9 +359,9 @@ int main(int argc, char** argv) {
           l2.sweep(stream);
           if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess) fail_cuda("evicting the L2", e);
         }
-        // Armed from before the hold to after the release: work a thread of the solution's
-        // enqueues around the call is seen too (stream_watch.hpp).
-        const bool watch_now = hold_now && replay == nullptr && stream_watch.on();
+        // Armed from before the hold to after the release, so that the judge's own records are
+        // seen too (stream_watch.hpp); a --graph replay as a call.
+        const bool watch_now = hold_now && stream_watch.on();
         if (watch_now) stream_watch.arm(stream);
         if (hold_now) {
           const arena::cuda::HoldSweep sweep =
@@ -373,16 +381,21 @@ int main(int argc, char** argv) {
         if (replay != nullptr) {
           cudaGraphLaunch(replay, stream);
         } else {
+          stream_watch.set_phase(arena::cuda::RunnerPhase::kSolution);
           invoke(pointers.data(), q.scalars, stream);
+          stream_watch.set_phase(arena::cuda::RunnerPhase::kRunner);
         }
         cudaError_t launch = cudaGetLastError();
         if (watch_now) stream_watch.expect_a_call();  // the stop record: seen unless CUPTI went blind
         cudaEventRecord(stop, stream);
         uint64_t t0 = now_ns();
         if (hold_now) device_hold.release();
-        arena::cuda::StreamWatch::Seen off_stream;
-        if (watch_now) off_stream = stream_watch.disarm();
-        if (off_stream.blind) {
+        // What the watch counted since the last watched call (work of the solution's threads
+        // between calls, a --graph capture's) comes with this one.
+        arena::cuda::WatchLedger::Count off_stream;
+        const bool blind = watch_now && stream_watch.disarm();
+        if (watch_now) off_stream = stream_watch.take();
+        if (blind) {
           off_stream.count = std::max<uint64_t>(off_stream.count, 1);
           off_stream.first = "none seen: the stream watch (CUPTI) was switched off inside the call";
         }

@@ -1,179 +1,58 @@
 #include "backends/cuda/stream_watch.hpp"
 
-#include <cupti.h>  // with the parameter structs of the runtime and driver entry points
+#include <cupti.h>
 
-#include <atomic>
 #include <mutex>
 
-#include "backends/cuda/stream_order.hpp"
+#include "backends/cuda/stream_effect.hpp"
 #include "backends/cuda/stream_watch_cbids.hpp"
 
 namespace arena::cuda {
 namespace {
 
-// One watch per process (CUPTI allows one subscriber): its state, shared with the callback,
-// which runs on whichever thread made the call.
-std::atomic<bool> g_armed{false};
-std::mutex g_mutex;  // guards what follows
-StreamOrder g_order;
-uint64_t g_count = 0;
-const char* g_first = nullptr;
-uint64_t g_seen = 0;  // watched calls seen since arm() or expect_a_call(): none means CUPTI went blind
-// Inside a watched runtime call on this thread: the driver calls it makes are its own.
+// One watch per process (CUPTI allows one subscriber), shared with the callback, which runs on
+// whichever thread made the call.
+std::mutex g_mutex;  // guards the ledger
+WatchLedger g_ledger;
+thread_local bool t_runner_thread = false;
+// The watched runtime call this thread is in (depth > 0) and its effect: a driver call it makes
+// with the same effect is its own. One with another effect (from a signal handler, say) is
+// judged on its own.
 thread_local int t_runtime_depth = 0;
+thread_local StreamEffect t_runtime_effect;
+// A wait's order at its entry, for its exit: the runtime's and a driver call's.
+thread_local bool t_runtime_at_entry = false;
+thread_local bool t_driver_at_entry = false;
 
-// What a watched entry point does to the order: enqueue work on a stream (nullptr with
-// `known` false: a stream it does not name, never ordered; a capture's start), record an event,
-// wait on one, or destroy a handle.
-struct Effect {
-  enum class Kind { kWork, kRecord, kWait, kForgetEvent, kForgetStream } kind = Kind::kWork;
-  const void* stream = nullptr;
-  bool known = false;
-  const void* event = nullptr;
-};
-
-Effect work_on(const void* stream) { return {Effect::Kind::kWork, stream, true, nullptr}; }
-Effect record(const void* event, const void* stream) { return {Effect::Kind::kRecord, stream, true, event}; }
-Effect wait(const void* stream, const void* event) { return {Effect::Kind::kWait, stream, true, event}; }
-Effect forget_event(const void* event) { return {Effect::Kind::kForgetEvent, nullptr, true, event}; }
-Effect forget_stream(const void* stream) { return {Effect::Kind::kForgetStream, stream, true, nullptr}; }
-
-template <typename Params>
-const Params& as(const void* params) {
-  return *static_cast<const Params*>(params);
+bool succeeded(bool runtime, const CUpti_CallbackData* cb) {
+  if (cb->functionReturnValue == nullptr) return false;
+  return runtime ? *static_cast<const cudaError_t*>(cb->functionReturnValue) == cudaSuccess
+                 : *static_cast<const CUresult*>(cb->functionReturnValue) == CUDA_SUCCESS;
 }
 
-Effect runtime_effect(CUpti_CallbackId cbid, const void* p) {
-  switch (cbid) {
-#define ARENA_ON_A_STREAM(name) \
-  case CUPTI_RUNTIME_TRACE_CBID_##name: \
-    return work_on(as<name##_params>(p).stream);
-    ARENA_RUNTIME_COPIES_ON_A_STREAM(ARENA_ON_A_STREAM)
-    ARENA_RUNTIME_LAUNCHES_ON_A_STREAM(ARENA_ON_A_STREAM)
-#undef ARENA_ON_A_STREAM
-#define ARENA_WITH_A_CONFIG(name) \
-  case CUPTI_RUNTIME_TRACE_CBID_##name: \
-    return as<name##_params>(p).config != nullptr ? work_on(as<name##_params>(p).config->stream) : Effect{};
-    ARENA_RUNTIME_LAUNCHES_WITH_A_CONFIG(ARENA_WITH_A_CONFIG)
-#undef ARENA_WITH_A_CONFIG
-#define ARENA_RECORD(name) \
-  case CUPTI_RUNTIME_TRACE_CBID_##name: \
-    return record(as<name##_params>(p).event, as<name##_params>(p).stream);
-    ARENA_RUNTIME_EVENT_RECORDS(ARENA_RECORD)
-#undef ARENA_RECORD
-#define ARENA_WAIT(name) \
-  case CUPTI_RUNTIME_TRACE_CBID_##name: \
-    return wait(as<name##_params>(p).stream, as<name##_params>(p).event);
-    ARENA_RUNTIME_STREAM_WAITS(ARENA_WAIT)
-#undef ARENA_WAIT
-#define ARENA_FORGET_EVENT(name) \
-  case CUPTI_RUNTIME_TRACE_CBID_##name: \
-    return forget_event(as<name##_params>(p).event);
-    ARENA_RUNTIME_EVENT_DESTROYS(ARENA_FORGET_EVENT)
-#undef ARENA_FORGET_EVENT
-#define ARENA_FORGET_STREAM(name) \
-  case CUPTI_RUNTIME_TRACE_CBID_##name: \
-    return forget_stream(as<name##_params>(p).stream);
-    ARENA_RUNTIME_STREAM_DESTROYS(ARENA_FORGET_STREAM)
-#undef ARENA_FORGET_STREAM
-    default:
-      return Effect{};  // a synchronous copy or memset, a deprecated launch, a capture's start
-  }
-}
-
-Effect driver_effect(CUpti_CallbackId cbid, const void* p) {
-  switch (cbid) {
-#define ARENA_ON_A_STREAM(name) \
-  case CUPTI_DRIVER_TRACE_CBID_##name: \
-    return work_on(as<name##_params>(p).hStream);
-    ARENA_DRIVER_COPIES_ON_A_STREAM(ARENA_ON_A_STREAM)
-    ARENA_DRIVER_LAUNCHES_ON_A_STREAM(ARENA_ON_A_STREAM)
-#undef ARENA_ON_A_STREAM
-#define ARENA_WITH_A_CONFIG(name) \
-  case CUPTI_DRIVER_TRACE_CBID_##name: \
-    return as<name##_params>(p).config != nullptr ? work_on(as<name##_params>(p).config->hStream) : Effect{};
-    ARENA_DRIVER_LAUNCHES_WITH_A_CONFIG(ARENA_WITH_A_CONFIG)
-#undef ARENA_WITH_A_CONFIG
-#define ARENA_RECORD(name) \
-  case CUPTI_DRIVER_TRACE_CBID_##name: \
-    return record(as<name##_params>(p).hEvent, as<name##_params>(p).hStream);
-    ARENA_DRIVER_EVENT_RECORDS(ARENA_RECORD)
-#undef ARENA_RECORD
-#define ARENA_WAIT(name) \
-  case CUPTI_DRIVER_TRACE_CBID_##name: \
-    return wait(as<name##_params>(p).hStream, as<name##_params>(p).hEvent);
-    ARENA_DRIVER_STREAM_WAITS(ARENA_WAIT)
-#undef ARENA_WAIT
-#define ARENA_FORGET_EVENT(name) \
-  case CUPTI_DRIVER_TRACE_CBID_##name: \
-    return forget_event(as<name##_params>(p).hEvent);
-    ARENA_DRIVER_EVENT_DESTROYS(ARENA_FORGET_EVENT)
-#undef ARENA_FORGET_EVENT
-#define ARENA_FORGET_STREAM(name) \
-  case CUPTI_DRIVER_TRACE_CBID_##name: \
-    return forget_stream(as<name##_params>(p).hStream);
-    ARENA_DRIVER_STREAM_DESTROYS(ARENA_FORGET_STREAM)
-#undef ARENA_FORGET_STREAM
-    default:
-      return Effect{};
-  }
-}
-
-void count(const char* function) {
-  ++g_count;
-  if (g_first == nullptr) g_first = function;
-}
-
-// At a call's entry: work is judged, handles about to be destroyed are forgotten. At its exit,
-// and only where it succeeded: records and waits (a failed wait orders nothing).
-void apply(const Effect& e, const char* function, bool at_exit, bool succeeded) {
-  std::lock_guard<std::mutex> lock(g_mutex);
-  if (!g_armed.load(std::memory_order_acquire)) return;  // disarmed since the check outside
-  ++g_seen;
-  try {
-    switch (e.kind) {
-      case Effect::Kind::kRecord:
-        if (at_exit && succeeded) g_order.record(e.event, e.stream);
-        return;
-      case Effect::Kind::kWait:
-        if (at_exit && succeeded) g_order.wait(e.stream, e.event);
-        return;
-      case Effect::Kind::kForgetEvent:
-        if (!at_exit) g_order.forget_event(e.event);
-        return;
-      case Effect::Kind::kForgetStream:
-        if (!at_exit) g_order.forget_stream(e.stream);
-        return;
-      case Effect::Kind::kWork:
-        if (!at_exit && !(e.known && g_order.ordered(e.stream))) count(function);
-        return;
-    }
-  } catch (...) {
-    count(function);  // no room to keep the order (the address space is limited): counted
-  }
-}
-
-bool runtime_ok(const CUpti_CallbackData* cb) {
-  return cb->functionReturnValue != nullptr && *static_cast<const cudaError_t*>(cb->functionReturnValue) == cudaSuccess;
-}
-
-bool driver_ok(const CUpti_CallbackData* cb) {
-  return cb->functionReturnValue != nullptr && *static_cast<const CUresult*>(cb->functionReturnValue) == CUDA_SUCCESS;
-}
-
-void CUPTIAPI on_api(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) noexcept {
+void CUPTIAPI on_api(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                     const void* data) noexcept {
+  const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
+  if (!runtime && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
   const auto* cb = static_cast<const CUpti_CallbackData*>(data);
   const bool at_exit = cb->callbackSite == CUPTI_API_EXIT;
-  if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
-    t_runtime_depth += at_exit ? -1 : 1;
-    if (g_armed.load(std::memory_order_acquire))
-      apply(runtime_effect(cbid, cb->functionParams), cb->functionName, at_exit, at_exit && runtime_ok(cb));
-  } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
-    // A driver call made by a watched runtime call was judged as that; the rest came through
-    // cudaGetDriverEntryPoint.
-    if (t_runtime_depth > 0) return;
-    if (g_armed.load(std::memory_order_acquire))
-      apply(driver_effect(cbid, cb->functionParams), cb->functionName, at_exit, at_exit && driver_ok(cb));
+  const StreamEffect e =
+      runtime ? runtime_effect(cbid, cb->functionParams) : driver_effect(cbid, cb->functionParams);
+  Caller caller;
+  caller.runner_thread = t_runner_thread;
+  if (runtime && at_exit && t_runtime_depth > 0) --t_runtime_depth;
+  caller.inside_same = t_runtime_depth > 0 && e == t_runtime_effect;
+  if (runtime && !at_exit && t_runtime_depth++ == 0) t_runtime_effect = e;
+  bool& at_entry = runtime ? t_runtime_at_entry : t_driver_at_entry;
+  std::lock_guard<std::mutex> lock(g_mutex);
+  try {
+    if (at_exit) {
+      g_ledger.exit(e, caller, succeeded(runtime, cb), at_entry);
+    } else {
+      at_entry = g_ledger.enter(e, cb->functionName, caller);
+    }
+  } catch (...) {
+    g_ledger.count(cb->functionName, " (the watch ran out of memory keeping the order)");
   }
 }
 
@@ -187,77 +66,105 @@ std::string describe(CUptiResult r) {
 
 std::string StreamWatch::start() {
   CUpti_SubscriberHandle subscriber = nullptr;
-  if (CUptiResult r = cuptiSubscribe(&subscriber, reinterpret_cast<CUpti_CallbackFunc>(on_api), nullptr);
+  if (CUptiResult r =
+          cuptiSubscribe(&subscriber, reinterpret_cast<CUpti_CallbackFunc>(on_api), nullptr);
       r != CUPTI_SUCCESS)
     return "cuptiSubscribe: " + describe(r);
-  // An id this CUPTI refuses (a deprecated entry point it no longer reports) is left out; the
-  // watch is off only when none could be enabled.
+  // An id this CUPTI refuses (a deprecated entry point it no longer reports) is left out of the
+  // work lists; the records, waits and destroys the order rests on must all be there.
   int enabled = 0;
-  CUptiResult r = CUPTI_SUCCESS;
-  auto enable = [&](CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
+  std::string missing;
+  auto enable = [&](CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const char* name,
+                    bool needed) {
     if (CUptiResult e = cuptiEnableCallback(1, subscriber, domain, cbid); e == CUPTI_SUCCESS) {
       ++enabled;
-    } else {
-      r = e;
+    } else if (needed && missing.empty()) {
+      missing = std::string(name) + ": " + describe(e);
     }
   };
-#define ARENA_RUNTIME(name) enable(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_##name);
-#define ARENA_DRIVER(name) enable(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_##name);
+#define ARENA_RUNTIME(name) \
+  enable(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_##name, #name, false);
+#define ARENA_DRIVER(name) \
+  enable(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_##name, #name, false);
+#define ARENA_RUNTIME_NEEDED(name) \
+  enable(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_##name, #name, true);
+#define ARENA_DRIVER_NEEDED(name) \
+  enable(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_##name, #name, true);
+#define ARENA_RUNTIME_CREATE(name, field) ARENA_RUNTIME(name)
+#define ARENA_DRIVER_CREATE(name, field) ARENA_DRIVER(name)
   ARENA_RUNTIME_COPIES_ON_A_STREAM(ARENA_RUNTIME)
   ARENA_RUNTIME_COPIES_OTHER(ARENA_RUNTIME)
   ARENA_RUNTIME_LAUNCHES_ON_A_STREAM(ARENA_RUNTIME)
   ARENA_RUNTIME_LAUNCHES_WITH_A_CONFIG(ARENA_RUNTIME)
   ARENA_RUNTIME_LAUNCHES_OTHER(ARENA_RUNTIME)
-  ARENA_RUNTIME_EVENT_RECORDS(ARENA_RUNTIME)
-  ARENA_RUNTIME_STREAM_WAITS(ARENA_RUNTIME)
-  ARENA_RUNTIME_EVENT_DESTROYS(ARENA_RUNTIME)
-  ARENA_RUNTIME_STREAM_DESTROYS(ARENA_RUNTIME)
+  ARENA_RUNTIME_STREAM_OPS(ARENA_RUNTIME)
   ARENA_RUNTIME_CAPTURES(ARENA_RUNTIME)
+  ARENA_RUNTIME_CONTEXTS(ARENA_RUNTIME)
+  ARENA_RUNTIME_EVENT_RECORDS(ARENA_RUNTIME_NEEDED)
+  ARENA_RUNTIME_STREAM_WAITS(ARENA_RUNTIME_NEEDED)
+  ARENA_RUNTIME_EVENT_DESTROYS(ARENA_RUNTIME_NEEDED)
+  ARENA_RUNTIME_STREAM_DESTROYS(ARENA_RUNTIME_NEEDED)
+  ARENA_RUNTIME_STREAM_CREATES(ARENA_RUNTIME_CREATE)
+  ARENA_RUNTIME_EVENT_CREATES(ARENA_RUNTIME_CREATE)
   ARENA_DRIVER_COPIES_ON_A_STREAM(ARENA_DRIVER)
   ARENA_DRIVER_COPIES_OTHER(ARENA_DRIVER)
   ARENA_DRIVER_LAUNCHES_ON_A_STREAM(ARENA_DRIVER)
   ARENA_DRIVER_LAUNCHES_WITH_A_CONFIG(ARENA_DRIVER)
   ARENA_DRIVER_LAUNCHES_OTHER(ARENA_DRIVER)
-  ARENA_DRIVER_EVENT_RECORDS(ARENA_DRIVER)
-  ARENA_DRIVER_STREAM_WAITS(ARENA_DRIVER)
-  ARENA_DRIVER_EVENT_DESTROYS(ARENA_DRIVER)
-  ARENA_DRIVER_STREAM_DESTROYS(ARENA_DRIVER)
+  ARENA_DRIVER_STREAM_OPS(ARENA_DRIVER)
   ARENA_DRIVER_CAPTURES(ARENA_DRIVER)
+  ARENA_DRIVER_CONTEXTS(ARENA_DRIVER)
+  ARENA_DRIVER_EVENT_RECORDS(ARENA_DRIVER_NEEDED)
+  ARENA_DRIVER_STREAM_WAITS(ARENA_DRIVER_NEEDED)
+  ARENA_DRIVER_EVENT_DESTROYS(ARENA_DRIVER_NEEDED)
+  ARENA_DRIVER_STREAM_DESTROYS(ARENA_DRIVER_NEEDED)
+  ARENA_DRIVER_STREAM_CREATES(ARENA_DRIVER_CREATE)
+  ARENA_DRIVER_EVENT_CREATES(ARENA_DRIVER_CREATE)
 #undef ARENA_RUNTIME
 #undef ARENA_DRIVER
-  if (enabled == 0) {
+#undef ARENA_RUNTIME_NEEDED
+#undef ARENA_DRIVER_NEEDED
+#undef ARENA_RUNTIME_CREATE
+#undef ARENA_DRIVER_CREATE
+  if (enabled == 0 || !missing.empty()) {
     cuptiUnsubscribe(subscriber);
-    return "cuptiEnableCallback: " + describe(r);
+    return "cuptiEnableCallback: " +
+           (missing.empty() ? std::string("no id could be enabled") : missing);
   }
+  t_runner_thread = true;
   on_ = true;
   return "";
 }
 
+void StreamWatch::set_phase(RunnerPhase phase) {
+  if (!on_) return;
+  t_runtime_depth = 0;  // the runner is in no CUDA call: a depth left over (a longjmp) is gone
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_ledger.set_phase(phase);
+}
+
 void StreamWatch::arm(cudaStream_t judge) {
   if (!on_) return;
-  {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    g_order.begin(static_cast<const void*>(judge));
-    g_count = 0;
-    g_first = nullptr;
-    g_seen = 0;
-  }
-  g_armed.store(true, std::memory_order_release);
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_ledger.arm(static_cast<const void*>(judge));
 }
 
 void StreamWatch::expect_a_call() {
+  if (!on_) return;
   std::lock_guard<std::mutex> lock(g_mutex);
-  g_seen = 0;
+  g_ledger.expect_a_call();
 }
 
-StreamWatch::Seen StreamWatch::disarm() {
-  g_armed.store(false, std::memory_order_release);
+bool StreamWatch::disarm() {
+  if (!on_) return false;
   std::lock_guard<std::mutex> lock(g_mutex);
-  Seen seen;
-  seen.count = g_count;
-  if (g_first != nullptr) seen.first = g_first;
-  seen.blind = on_ && g_seen == 0;
-  return seen;
+  return g_ledger.disarm();
+}
+
+WatchLedger::Count StreamWatch::take() {
+  if (!on_) return {};
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return g_ledger.take();
 }
 
 }  // namespace arena::cuda

@@ -8,7 +8,13 @@
 // they are among the others, always counted.) Event and stream destruction (a new handle may
 // come at the same address) and the start of a stream capture (counted: a timed call must not
 // capture) complete the set.
-// Made with grep over those headers; a newer CUDA's new entry points must be added here.
+// Other work a stream runs (prefetches and discards of managed memory, stream memory operations,
+// external semaphores, host callbacks, graph uploads, batch decompression, array mapping) is
+// counted wherever it is enqueued (*_STREAM_OPS). Creations forget the new handle's address (a
+// destroy the watch did not see may have freed it); contexts of the solution's own (and resets)
+// are counted at any time: the hold holds the runner's context only.
+// Made with grep over those headers; a newer CUDA's new entry points must be added here
+// (tests/unit/stream_effect_test.cpp checks every listed id against CUPTI's names).
 #pragma once
 
 #define ARENA_RUNTIME_COPIES_ON_A_STREAM(X) \
@@ -131,6 +137,31 @@
   X(cuMemsetD8Async_ptsz)
 
 #define ARENA_DRIVER_COPIES_OTHER(X) \
+  X(cu64Memcpy2D) \
+  X(cu64Memcpy2DAsync) \
+  X(cu64Memcpy2DUnaligned) \
+  X(cu64Memcpy3D) \
+  X(cu64Memcpy3DAsync) \
+  X(cu64MemcpyAtoD) \
+  X(cu64MemcpyDtoA) \
+  X(cu64MemcpyDtoD) \
+  X(cu64MemcpyDtoDAsync) \
+  X(cu64MemcpyDtoH) \
+  X(cu64MemcpyDtoHAsync) \
+  X(cu64MemcpyHtoD) \
+  X(cu64MemcpyHtoDAsync) \
+  X(cu64MemsetD16) \
+  X(cu64MemsetD16Async) \
+  X(cu64MemsetD2D16) \
+  X(cu64MemsetD2D16Async) \
+  X(cu64MemsetD2D32) \
+  X(cu64MemsetD2D32Async) \
+  X(cu64MemsetD2D8) \
+  X(cu64MemsetD2D8Async) \
+  X(cu64MemsetD32) \
+  X(cu64MemsetD32Async) \
+  X(cu64MemsetD8) \
+  X(cu64MemsetD8Async) \
   X(cuMemcpy) \
   X(cuMemcpy2D) \
   X(cuMemcpy2DUnaligned) \
@@ -251,6 +282,7 @@
 
 #define ARENA_RUNTIME_EVENT_DESTROYS(X) X(cudaEventDestroy_v3020)
 #define ARENA_RUNTIME_STREAM_DESTROYS(X) X(cudaStreamDestroy_v5050)
+// (cudaStreamDestroy_v3020, with no parameter struct in CUDA 13, is not watched: creations forget.)
 #define ARENA_RUNTIME_CAPTURES(X) \
   X(cudaStreamBeginCapture_v10000) \
   X(cudaStreamBeginCapture_ptsz_v10000) \
@@ -270,3 +302,116 @@
   X(cuStreamBeginCapture_v2_ptsz) \
   X(cuStreamBeginCaptureToGraph) \
   X(cuStreamBeginCaptureToGraph_ptsz)
+
+#define ARENA_RUNTIME_STREAM_OPS(X) \
+  X(cudaStreamAddCallback_v5000) \
+  X(cudaStreamAddCallback_ptsz_v7000) \
+  X(cudaMemPrefetchAsync_v8000) \
+  X(cudaMemPrefetchAsync_ptsz_v8000) \
+  X(cudaMemPrefetchAsync_v12020) \
+  X(cudaMemPrefetchAsync_ptsz_v12020) \
+  X(cudaMemPrefetchBatchAsync_v13000) \
+  X(cudaMemPrefetchBatchAsync_ptsz_v13000) \
+  X(cudaMemDiscardBatchAsync_v13000) \
+  X(cudaMemDiscardBatchAsync_ptsz_v13000) \
+  X(cudaMemDiscardAndPrefetchBatchAsync_v13000) \
+  X(cudaMemDiscardAndPrefetchBatchAsync_ptsz_v13000) \
+  X(cudaSignalExternalSemaphoresAsync_v10000) \
+  X(cudaSignalExternalSemaphoresAsync_ptsz_v10000) \
+  X(cudaSignalExternalSemaphoresAsync_v11020) \
+  X(cudaSignalExternalSemaphoresAsync_ptsz_v11020) \
+  X(cudaWaitExternalSemaphoresAsync_v10000) \
+  X(cudaWaitExternalSemaphoresAsync_ptsz_v10000) \
+  X(cudaWaitExternalSemaphoresAsync_v11020) \
+  X(cudaWaitExternalSemaphoresAsync_ptsz_v11020) \
+  X(cudaGraphUpload_v10000) \
+  X(cudaGraphUpload_ptsz_v10000)
+
+#define ARENA_DRIVER_STREAM_OPS(X) \
+  X(cuStreamAddCallback) \
+  X(cuStreamAddCallback_ptsz) \
+  X(cuStreamWaitValue32) \
+  X(cuStreamWaitValue32_ptsz) \
+  X(cuStreamWaitValue32_v2) \
+  X(cuStreamWaitValue32_v2_ptsz) \
+  X(cuStreamWaitValue64) \
+  X(cuStreamWaitValue64_ptsz) \
+  X(cuStreamWaitValue64_v2) \
+  X(cuStreamWaitValue64_v2_ptsz) \
+  X(cuStreamWriteValue32) \
+  X(cuStreamWriteValue32_ptsz) \
+  X(cuStreamWriteValue32_v2) \
+  X(cuStreamWriteValue32_v2_ptsz) \
+  X(cuStreamWriteValue64) \
+  X(cuStreamWriteValue64_ptsz) \
+  X(cuStreamWriteValue64_v2) \
+  X(cuStreamWriteValue64_v2_ptsz) \
+  X(cuStreamBatchMemOp) \
+  X(cuStreamBatchMemOp_ptsz) \
+  X(cuStreamBatchMemOp_v2) \
+  X(cuStreamBatchMemOp_v2_ptsz) \
+  X(cuMemPrefetchAsync) \
+  X(cuMemPrefetchAsync_ptsz) \
+  X(cuMemPrefetchAsync_v2) \
+  X(cuMemPrefetchAsync_v2_ptsz) \
+  X(cuMemPrefetchBatchAsync) \
+  X(cuMemPrefetchBatchAsync_ptsz) \
+  X(cuMemDiscardBatchAsync) \
+  X(cuMemDiscardBatchAsync_ptsz) \
+  X(cuMemDiscardAndPrefetchBatchAsync) \
+  X(cuMemDiscardAndPrefetchBatchAsync_ptsz) \
+  X(cuMemBatchDecompressAsync) \
+  X(cuMemBatchDecompressAsync_ptsz) \
+  X(cuSignalExternalSemaphoresAsync) \
+  X(cuSignalExternalSemaphoresAsync_ptsz) \
+  X(cuWaitExternalSemaphoresAsync) \
+  X(cuWaitExternalSemaphoresAsync_ptsz) \
+  X(cuGraphUpload) \
+  X(cuGraphUpload_ptsz) \
+  X(cuMemMapArrayAsync) \
+  X(cuMemMapArrayAsync_ptsz)
+
+// Creations whose parameters name where the new handle is written.
+#define ARENA_RUNTIME_STREAM_CREATES(X) \
+  X(cudaStreamCreate_v3020, pStream) \
+  X(cudaStreamCreateWithFlags_v5000, pStream) \
+  X(cudaStreamCreateWithPriority_v5050, pStream)
+#define ARENA_RUNTIME_EVENT_CREATES(X) \
+  X(cudaEventCreate_v3020, event) \
+  X(cudaEventCreateWithFlags_v3020, event) \
+  X(cudaIpcOpenEventHandle_v4010, event)
+#define ARENA_DRIVER_STREAM_CREATES(X) \
+  X(cuStreamCreate, phStream) \
+  X(cuStreamCreateWithPriority, phStream) \
+  X(cuGreenCtxStreamCreate, phStream)
+#define ARENA_DRIVER_EVENT_CREATES(X) \
+  X(cuEventCreate, phEvent) \
+  X(cuIpcOpenEventHandle, phEvent)
+
+// Contexts other than the runner's (the hold does not hold them; a device-wide sync does not wait
+// for them) and resets of the runner's.
+#define ARENA_RUNTIME_CONTEXTS(X) \
+  X(cudaDeviceReset_v3020) \
+  X(cudaThreadExit_v3020)
+#define ARENA_DRIVER_CONTEXTS(X) \
+  X(cuCtxCreate) \
+  X(cuCtxCreate_v2) \
+  X(cuCtxCreate_v3) \
+  X(cuCtxCreate_v4) \
+  X(cuGreenCtxCreate) \
+  X(cuCtxFromGreenCtx) \
+  X(cuDevicePrimaryCtxReset) \
+  X(cuDevicePrimaryCtxReset_v2) \
+  X(cuD3D9CtxCreate) \
+  X(cuD3D9CtxCreate_v2) \
+  X(cuD3D9CtxCreateOnDevice) \
+  X(cuD3D10CtxCreate) \
+  X(cuD3D10CtxCreate_v2) \
+  X(cuD3D10CtxCreateOnDevice) \
+  X(cuD3D11CtxCreate) \
+  X(cuD3D11CtxCreate_v2) \
+  X(cuD3D11CtxCreateOnDevice) \
+  X(cuGLCtxCreate) \
+  X(cuGLCtxCreate_v2) \
+  X(cuVDPAUCtxCreate) \
+  X(cuVDPAUCtxCreate_v2)
