@@ -12,8 +12,9 @@ namespace {
 
 // One watch per process (CUPTI allows one subscriber), shared with the callback, which runs on
 // whichever thread made the call.
-std::mutex g_mutex;  // guards the ledger
-WatchLedger g_ledger;
+// Never destroyed: a thread of the solution's may still make CUDA calls while the process exits.
+std::mutex& g_mutex = *new std::mutex;  // guards the ledger
+WatchLedger& g_ledger = *new WatchLedger;
 thread_local bool t_runner_thread = false;
 // The watched runtime call this thread is in (depth > 0) and its effect: a driver call it makes
 // with the same effect is its own. One with another effect (from a signal handler, say) is
