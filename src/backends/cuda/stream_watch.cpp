@@ -1,6 +1,7 @@
 #include "backends/cuda/stream_watch.hpp"
 
 #include <cupti.h>
+#include <signal.h>
 
 #include <mutex>
 
@@ -24,6 +25,13 @@ thread_local StreamEffect t_runtime_effect;
 // A wait's order at its entry, for its exit: the runtime's and a driver call's.
 thread_local bool t_runtime_at_entry = false;
 thread_local bool t_driver_at_entry = false;
+
+// The runner's thread's signal mask as it came, and with every signal that does not report a
+// fault blocked: outside the solution's code a signal handler of the solution's cannot run on
+// the runner's thread (where its CUDA calls would pass for the runner's own); one sent
+// meanwhile waits for the next call.
+sigset_t g_mask_as_came;
+sigset_t g_mask_blocked;
 
 bool succeeded(bool runtime, const CUpti_CallbackData* cb) {
   if (cb->functionReturnValue == nullptr) return false;
@@ -133,6 +141,9 @@ std::string StreamWatch::start() {
            (missing.empty() ? std::string("no id could be enabled") : missing);
   }
   t_runner_thread = true;
+  pthread_sigmask(SIG_SETMASK, nullptr, &g_mask_as_came);
+  sigfillset(&g_mask_blocked);
+  for (int fault : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT, SIGPIPE}) sigdelset(&g_mask_blocked, fault);
   on_ = true;
   return "";
 }
@@ -140,6 +151,7 @@ std::string StreamWatch::start() {
 void StreamWatch::set_phase(RunnerPhase phase) {
   if (!on_) return;
   t_runtime_depth = 0;  // the runner is in no CUDA call: a depth left over (a longjmp) is gone
+  pthread_sigmask(SIG_SETMASK, phase == RunnerPhase::kSolution ? &g_mask_as_came : &g_mask_blocked, nullptr);
   std::lock_guard<std::mutex> lock(g_mutex);
   g_ledger.set_phase(phase);
 }

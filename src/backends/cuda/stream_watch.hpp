@@ -33,7 +33,8 @@ class StreamWatch {
   std::string start();
   bool on() const { return on_; }
 
-  // The runner's thread says what it is doing (watch_ledger.hpp).
+  // The runner's thread says what it is doing (watch_ledger.hpp). Outside the solution's code
+  // the thread's signals are blocked, but for those that report faults.
   void set_phase(RunnerPhase phase);
   // From now until disarm(), work not ordered after `judge`'s next operation is counted. The
   // runner arms before its hold and disarms after the release, so that the judge's own records
