@@ -28,7 +28,9 @@ const std::vector<Rule>& rules() {
        "window; enqueue cudaMemcpyAsync or cudaMemsetAsync on `stream`",
        true},
       {"host_thread", std::regex(R"(\bstd::(thread|jthread|async)\b|\bpthread_create\b|\bfork\s*\()"),
-       "starts host threads or processes: work after the call returns escapes the timed window", true},
+       "starts host threads or processes: work after the call returns escapes the timed window (on the GPU, CUDA calls "
+       "a thread of its own makes outside the calls flag work_outside_stream)",
+       true},
       {"symbol_lookup", std::regex(R"(\bdl(sym|open|vsym)\s*\(|\bcuGetProcAddress|\bcudaGetDriverEntryPoint)"),
        "looks symbols up at run time: the usual way to reach timer or runtime internals", false},
       {"interposed_symbol",
