@@ -10,6 +10,7 @@
 #   STAGE=3 DEADLINE=SECONDS scripts/device_session.sh LOG_DIR     STAGE=build: only the build
 #   STAGE=4: the profile round's test, then every GPU test but the trap set (after sandbox or timing changes)
 #   STAGE=hold: the whole-device hold's checks (~6 min after a build)
+#   STAGE=watch: the stream watch's checks (~4 min after a build)
 #   STAGE=verify: one call's worth (~8 min): the GPU tests, latency of two starters, the event
 #   window against ncu, an episode's second round (runner_start), the trap set, the red team alone
 set -uo pipefail
@@ -66,6 +67,21 @@ hold)
   # The copies' reads with the hold's sweep (the runner's order) and with the sweep first (the old one).
   (timeout 60 ./build/bench/event_window --reps 200 --side-copy; echo "--- --sweep-first"
    timeout 60 ./build/bench/event_window --reps 200 --side-copy --sweep-first) 2>&1 | tee "$log/event_window.txt"
+  (cd build && timeout 240 ctest -R "CudaJudge|CudaBroken" --output-on-failure >"$log/cudajudge.log" 2>&1; echo "rc=$?" >>"$log/cudajudge.log")
+  grep -E "tests passed|rc=|Failed" "$log/cudajudge.log" | tail -10
+  ;;
+watch)
+  # The stream watch (src/backends/cuda/stream_watch.hpp): the starter unflagged with 0 counted,
+  # plain and under --graph; the side-stream red team; the GPU judge tests. ~4 min after a build.
+  for g in "" "--graph 4"; do
+    timeout 60 ./build/arena -q eval -t cuda/vector_add_f32 -s tasks/cuda/vector_add_f32/starter.cu --shape n=1000003 \
+      --max-time 0.3 $g --json "$log/watch_starter.json" >"$log/watch_starter.txt" 2>&1
+    python3 -c "import json,sys;d=json.load(open(sys.argv[1]));print(sys.argv[2] or 'plain','off_stream_work',d['shapes'][0]['timing'].get('off_stream_work'),'flags',[f['name'] for f in d.get('flags',[])])" \
+      "$log/watch_starter.json" "$g"
+  done
+  timeout 200 ./build/arena redteam --backend cuda --case thread_between_calls --case side_stream_graph --case side_stream \
+    --case honest_fork_join_streams --case head_start_copy_engine --case honest_vector_add_vec4 --json "$log/redteam.json" >"$log/redteam.txt" 2>&1
+  echo "rc=$?" >>"$log/redteam.txt"; tail -10 "$log/redteam.txt"
   (cd build && timeout 240 ctest -R "CudaJudge|CudaBroken" --output-on-failure >"$log/cudajudge.log" 2>&1; echo "rc=$?" >>"$log/cudajudge.log")
   grep -E "tests passed|rc=|Failed" "$log/cudajudge.log" | tail -10
   ;;
