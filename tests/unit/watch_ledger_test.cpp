@@ -8,7 +8,6 @@
 namespace arena::cuda {
 namespace {
 
-using Kind = StreamEffect::Kind;
 
 int judge_storage, side_storage, other_storage, fork_storage;
 const void* const judge = &judge_storage;
@@ -17,14 +16,10 @@ const void* const other = &other_storage;
 const void* const fork_event = &fork_storage;
 
 StreamEffect work(const void* stream) {
-  return {Kind::kWork, stream, true, nullptr, nullptr};
+  return StreamEffect::work_on(stream);
 }
-StreamEffect record(const void* event, const void* stream) {
-  return {Kind::kRecord, stream, true, event, nullptr};
-}
-StreamEffect wait(const void* stream, const void* event) {
-  return {Kind::kWait, stream, true, event, nullptr};
-}
+constexpr auto record = &StreamEffect::record;
+constexpr auto wait = &StreamEffect::wait;
 
 const Caller kRunner{true, false};
 const Caller kThread{false, false};
@@ -103,7 +98,7 @@ TEST(WatchLedger, TheRunnersThreadIsCountedOnlyWhileItWaitsForARequest) {
 TEST(WatchLedger, AContextOfItsOwnIsCountedAtAnyTime) {
   WatchLedger l;
   l.set_phase(RunnerPhase::kSolution);
-  call(l, StreamEffect{Kind::kContext, nullptr, false, nullptr, nullptr}, "cuCtxCreate_v4");
+  call(l, StreamEffect::context(), "cuCtxCreate_v4");
   WatchLedger::Count c = l.take();
   EXPECT_EQ(c.count, 1u);
   EXPECT_EQ(c.first.rfind("cuCtxCreate_v4", 0), 0u);
@@ -168,7 +163,7 @@ TEST(WatchLedger, ANewHandleAtAKnownAddressForgetsItsOrder) {
   call(l, wait(side, fork_event));
   // The forked stream was destroyed where the watch did not see it; a new one comes at its address.
   const void* made = side;
-  call(l, StreamEffect{Kind::kCreated, nullptr, true, nullptr, &made});
+  call(l, StreamEffect::new_handle(&made));
   call(l, work(side));
   EXPECT_EQ(l.take().count, 1u);
 }

@@ -5,30 +5,11 @@
 namespace arena::cuda {
 namespace {
 
-using Kind = StreamEffect::Kind;
-
-StreamEffect work_on(const void* stream) {
-  return {Kind::kWork, stream, true, nullptr, nullptr};
-}
-StreamEffect record(const void* event, const void* stream) {
-  return {Kind::kRecord, stream, true, event, nullptr};
-}
-StreamEffect wait(const void* stream, const void* event) {
-  return {Kind::kWait, stream, true, event, nullptr};
-}
-StreamEffect forget_event(const void* event) {
-  return {Kind::kForgetEvent, nullptr, true, event, nullptr};
-}
-StreamEffect forget_stream(const void* stream) {
-  return {Kind::kForgetStream, stream, true, nullptr, nullptr};
-}
 template <typename Handle>
 StreamEffect created(Handle* const* out) {
-  return {Kind::kCreated, nullptr, true, nullptr, reinterpret_cast<const void* const*>(out)};
+  return StreamEffect::new_handle(reinterpret_cast<const void* const*>(out));
 }
-StreamEffect context() {
-  return {Kind::kContext, nullptr, false, nullptr, nullptr};
-}
+using Fx = StreamEffect;
 
 template <typename Params>
 const Params& as(const void* params) {
@@ -42,34 +23,35 @@ StreamEffect runtime_effect(CUpti_CallbackId cbid, const void* p) {
   switch (cbid) {
 #define ARENA_ON_A_STREAM(name)         \
   case CUPTI_RUNTIME_TRACE_CBID_##name: \
-    return work_on(as<name##_params>(p).stream);
+    return Fx::work_on(as<name##_params>(p).stream);
     ARENA_RUNTIME_COPIES_ON_A_STREAM(ARENA_ON_A_STREAM)
     ARENA_RUNTIME_LAUNCHES_ON_A_STREAM(ARENA_ON_A_STREAM)
 #undef ARENA_ON_A_STREAM
-#define ARENA_WITH_A_CONFIG(name)                                                                \
-  case CUPTI_RUNTIME_TRACE_CBID_##name:                                                          \
-    return as<name##_params>(p).config != nullptr ? work_on(as<name##_params>(p).config->stream) \
-                                                  : StreamEffect{};
+#define ARENA_WITH_A_CONFIG(name)                                 \
+  case CUPTI_RUNTIME_TRACE_CBID_##name:                           \
+    return as<name##_params>(p).config != nullptr                 \
+               ? Fx::work_on(as<name##_params>(p).config->stream) \
+               : StreamEffect{};
     ARENA_RUNTIME_LAUNCHES_WITH_A_CONFIG(ARENA_WITH_A_CONFIG)
 #undef ARENA_WITH_A_CONFIG
 #define ARENA_RECORD(name)              \
   case CUPTI_RUNTIME_TRACE_CBID_##name: \
-    return record(as<name##_params>(p).event, as<name##_params>(p).stream);
+    return Fx::record(as<name##_params>(p).event, as<name##_params>(p).stream);
     ARENA_RUNTIME_EVENT_RECORDS(ARENA_RECORD)
 #undef ARENA_RECORD
 #define ARENA_WAIT(name)                \
   case CUPTI_RUNTIME_TRACE_CBID_##name: \
-    return wait(as<name##_params>(p).stream, as<name##_params>(p).event);
+    return Fx::wait(as<name##_params>(p).stream, as<name##_params>(p).event);
     ARENA_RUNTIME_STREAM_WAITS(ARENA_WAIT)
 #undef ARENA_WAIT
 #define ARENA_FORGET_EVENT(name)        \
   case CUPTI_RUNTIME_TRACE_CBID_##name: \
-    return forget_event(as<name##_params>(p).event);
+    return Fx::forget_event(as<name##_params>(p).event);
     ARENA_RUNTIME_EVENT_DESTROYS(ARENA_FORGET_EVENT)
 #undef ARENA_FORGET_EVENT
 #define ARENA_FORGET_STREAM(name)       \
   case CUPTI_RUNTIME_TRACE_CBID_##name: \
-    return forget_stream(as<name##_params>(p).stream);
+    return Fx::forget_stream(as<name##_params>(p).stream);
     ARENA_RUNTIME_STREAM_DESTROYS(ARENA_FORGET_STREAM)
 #undef ARENA_FORGET_STREAM
 #define ARENA_CREATED(name, field)      \
@@ -81,7 +63,7 @@ StreamEffect runtime_effect(CUpti_CallbackId cbid, const void* p) {
 #define ARENA_CONTEXT(name) case CUPTI_RUNTIME_TRACE_CBID_##name:
     ARENA_RUNTIME_CONTEXTS(ARENA_CONTEXT)
 #undef ARENA_CONTEXT
-    return context();
+    return Fx::context();
     default:
       return StreamEffect{};  // a synchronous copy or memset, other stream work, a deprecated
                               // launch, a capture's start
@@ -93,34 +75,35 @@ StreamEffect driver_effect(CUpti_CallbackId cbid, const void* p) {
   switch (cbid) {
 #define ARENA_ON_A_STREAM(name)        \
   case CUPTI_DRIVER_TRACE_CBID_##name: \
-    return work_on(as<name##_params>(p).hStream);
+    return Fx::work_on(as<name##_params>(p).hStream);
     ARENA_DRIVER_COPIES_ON_A_STREAM(ARENA_ON_A_STREAM)
     ARENA_DRIVER_LAUNCHES_ON_A_STREAM(ARENA_ON_A_STREAM)
 #undef ARENA_ON_A_STREAM
-#define ARENA_WITH_A_CONFIG(name)                                                                 \
-  case CUPTI_DRIVER_TRACE_CBID_##name:                                                            \
-    return as<name##_params>(p).config != nullptr ? work_on(as<name##_params>(p).config->hStream) \
-                                                  : StreamEffect{};
+#define ARENA_WITH_A_CONFIG(name)                                  \
+  case CUPTI_DRIVER_TRACE_CBID_##name:                             \
+    return as<name##_params>(p).config != nullptr                  \
+               ? Fx::work_on(as<name##_params>(p).config->hStream) \
+               : StreamEffect{};
     ARENA_DRIVER_LAUNCHES_WITH_A_CONFIG(ARENA_WITH_A_CONFIG)
 #undef ARENA_WITH_A_CONFIG
 #define ARENA_RECORD(name)             \
   case CUPTI_DRIVER_TRACE_CBID_##name: \
-    return record(as<name##_params>(p).hEvent, as<name##_params>(p).hStream);
+    return Fx::record(as<name##_params>(p).hEvent, as<name##_params>(p).hStream);
     ARENA_DRIVER_EVENT_RECORDS(ARENA_RECORD)
 #undef ARENA_RECORD
 #define ARENA_WAIT(name)               \
   case CUPTI_DRIVER_TRACE_CBID_##name: \
-    return wait(as<name##_params>(p).hStream, as<name##_params>(p).hEvent);
+    return Fx::wait(as<name##_params>(p).hStream, as<name##_params>(p).hEvent);
     ARENA_DRIVER_STREAM_WAITS(ARENA_WAIT)
 #undef ARENA_WAIT
 #define ARENA_FORGET_EVENT(name)       \
   case CUPTI_DRIVER_TRACE_CBID_##name: \
-    return forget_event(as<name##_params>(p).hEvent);
+    return Fx::forget_event(as<name##_params>(p).hEvent);
     ARENA_DRIVER_EVENT_DESTROYS(ARENA_FORGET_EVENT)
 #undef ARENA_FORGET_EVENT
 #define ARENA_FORGET_STREAM(name)      \
   case CUPTI_DRIVER_TRACE_CBID_##name: \
-    return forget_stream(as<name##_params>(p).hStream);
+    return Fx::forget_stream(as<name##_params>(p).hStream);
     ARENA_DRIVER_STREAM_DESTROYS(ARENA_FORGET_STREAM)
 #undef ARENA_FORGET_STREAM
 #define ARENA_CREATED(name, field)     \
@@ -132,7 +115,7 @@ StreamEffect driver_effect(CUpti_CallbackId cbid, const void* p) {
 #define ARENA_CONTEXT(name) case CUPTI_DRIVER_TRACE_CBID_##name:
     ARENA_DRIVER_CONTEXTS(ARENA_CONTEXT)
 #undef ARENA_CONTEXT
-    return context();
+    return Fx::context();
     default:
       return StreamEffect{};
   }

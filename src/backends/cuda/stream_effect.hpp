@@ -24,6 +24,26 @@ struct StreamEffect {
   const void* event = nullptr;
   const void* const* created = nullptr;
 
+  static StreamEffect work_on(const void* stream) {
+    return {Kind::kWork, stream, true, nullptr, nullptr};
+  }
+  static StreamEffect record(const void* event, const void* stream) {
+    return {Kind::kRecord, stream, true, event, nullptr};
+  }
+  static StreamEffect wait(const void* stream, const void* event) {
+    return {Kind::kWait, stream, true, event, nullptr};
+  }
+  static StreamEffect forget_event(const void* event) {
+    return {Kind::kForgetEvent, nullptr, true, event, nullptr};
+  }
+  static StreamEffect forget_stream(const void* stream) {
+    return {Kind::kForgetStream, stream, true, nullptr, nullptr};
+  }
+  static StreamEffect new_handle(const void* const* out) {
+    return {Kind::kCreated, nullptr, true, nullptr, out};
+  }
+  static StreamEffect context() { return {Kind::kContext, nullptr, false, nullptr, nullptr}; }
+
   // (Spelled out: the runner's .cu is C++17.)
   bool operator==(const StreamEffect& o) const {
     return kind == o.kind && stream == o.stream && known == o.known && event == o.event &&
