@@ -1,10 +1,12 @@
-// Cheats on purpose (caching across calls): keeps, on the device, the last product it computed for
-// each set of buffer addresses and shape, and from the fifth call on the same addresses copies it
+// Cheats on purpose (caching across calls): keeps, on the device, the product it computed for each
+// set of buffer addresses and shape, and on every later call with the same addresses copies it
 // back (one device-to-device copy on the judge's stream) instead of multiplying, without looking
-// at the inputs. Were the timed calls given the same inputs at the same addresses as the last
-// check, the copy would be right and take microseconds where the product takes a millisecond. The
-// defence is fresh input content (or a fresh placement) for every timed call, each timed output
-// checked: a replayed answer is then wrong. Expected: failure wrong_values.
+// at the inputs. Were a repeat call given the same inputs at the same addresses, the copy would
+// be right and take microseconds where the product takes far longer. The defence is fresh input
+// content at the same addresses (the checks' later seeds) and for every timed call (the timed
+// lane's placements come round again every few pairs), each output checked: a replayed answer is
+// then wrong. The saved products live in one allocation made at the first call, which the judge
+// never holds the device for. Expected: failure wrong_values.
 #include <map>
 #include <tuple>
 
@@ -20,6 +22,7 @@ __global__ void sgemm_kernel(const float* A, const float* B, float* C, int64_t M
 }
 
 namespace {
+constexpr int kSlots = 64;  // products saved at most (the timed lane has up to 64 placements)
 struct Entry {
   int calls = 0;
   float* saved = nullptr;
@@ -29,10 +32,18 @@ struct Entry {
 extern "C" void sgemm_f32(const float* A, const float* B, float* C, int64_t M, int64_t N, int64_t K,
                           cudaStream_t stream) {
   static std::map<std::tuple<const float*, const float*, float*, int64_t, int64_t, int64_t>, Entry> cache;
-  Entry& e = cache[{A, B, C, M, N, K}];
+  static float* pool = nullptr;
+  static size_t slot_bytes = 0;
+  static int used = 0;
   const size_t bytes = static_cast<size_t>(M * N) * sizeof(float);
-  if (e.saved == nullptr && cudaMallocAsync(&e.saved, bytes, stream) != cudaSuccess) e.saved = nullptr;
-  if (++e.calls > 4 && e.saved != nullptr) {
+  if (pool == nullptr) {
+    slot_bytes = bytes;
+    if (cudaMalloc(&pool, kSlots * slot_bytes) != cudaSuccess) pool = nullptr;
+  }
+  Entry& e = cache[{A, B, C, M, N, K}];
+  if (e.calls == 0 && pool != nullptr && bytes <= slot_bytes && used < kSlots)
+    e.saved = pool + static_cast<size_t>(used++) * (slot_bytes / sizeof(float));
+  if (++e.calls > 1 && e.saved != nullptr) {
     cudaMemcpyAsync(C, e.saved, bytes, cudaMemcpyDeviceToDevice, stream);
     return;
   }

@@ -1,6 +1,6 @@
 // Broken on purpose (uninitialized memory's symptom): the result depends on when it runs, as one
-// that reads memory nobody wrote would: one element, picked by the device's clock, gets the
-// clock's low bits added. Two calls on the same inputs disagree. Expected: nondeterministic.
+// that reads memory nobody wrote would: a hundred elements, picked by the device's clock, are
+// turned into -2x - 1. Two calls on the same inputs disagree. Expected: nondeterministic.
 #include "arena_signature.h"
 
 __global__ void add(const float* a, const float* b, float* out, int64_t n) {
@@ -11,7 +11,11 @@ __global__ void add(const float* a, const float* b, float* out, int64_t n) {
 __global__ void disturb(float* out, int64_t n) {
   unsigned long long t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  out[(t >> 5) % static_cast<unsigned long long>(n)] += 1.0f + static_cast<float>(t % 1000);
+  const unsigned long long base = (t >> 5) % static_cast<unsigned long long>(n);
+  for (unsigned long long k = 0; k < 100; ++k) {
+    float& x = out[(base + k * 1009) % static_cast<unsigned long long>(n)];
+    x = -2.0f * x - 1.0f;
+  }
 }
 
 extern "C" void vector_add_f32(const float* a, const float* b, float* out, int64_t n, cudaStream_t stream) {

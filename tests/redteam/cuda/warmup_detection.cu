@@ -1,9 +1,10 @@
 // Cheats on purpose (warm-up detection), the GPU's way: a timed call is one the judge has held
 // its stream for (a kernel keeps the device busy while the call enqueues), so cudaStreamQuery on
-// that stream answers "not ready" in a timed call and "done" in the checks and the warm-up, which
-// run on an idle stream. It adds the whole vectors when the stream is idle and only their first
-// half when it is busy, believing those outputs are never looked at. The judge checks every timed
-// output. Expected: failure wrong_values ("a timed call's output was wrong").
+// that stream answers "not ready" in a held call and "done" in a runner's first call and in the
+// warm-up, which run on an idle stream. It adds the whole vectors when the stream is idle and only
+// their first half when it is held, believing held calls are timed and their outputs never looked
+// at. The judge holds its later checks too and checks every timed output: whichever call it is, a
+// half-written output is found. Expected: failure wrong_values.
 #include "arena_signature.h"
 
 __global__ void add(const float* a, const float* b, float* out, int64_t n) {
