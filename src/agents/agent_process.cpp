@@ -1,7 +1,7 @@
 #include "agents/agent_process.hpp"
 
 #include <fcntl.h>
-#include <signal.h>
+#include <signal.h>  // NOLINT(modernize-deprecated-headers): sigaction, sigset_t are POSIX
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>

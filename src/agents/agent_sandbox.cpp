@@ -73,7 +73,7 @@ std::vector<std::string> bwrap_argv(const SandboxSpec& s, const std::vector<std:
   // of the process group that the time limit kills.
   std::vector<std::string> argv = {"bwrap", "--unshare-all", "--die-with-parent", "--cap-drop",
                                    "ALL"};
-  if (s.network) argv.push_back("--share-net");
+  if (s.network) argv.emplace_back("--share-net");
   for (const auto& p : sandbox_system_paths()) {
     std::error_code ec;
     if (fs::is_symlink(p, ec))

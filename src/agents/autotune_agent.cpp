@@ -84,6 +84,7 @@ AgentOutcome AutotuneAgent::run(const AgentContext& ctx) {
   const int reserve = ctx.final_mode == "last" && ctx.rounds >= 2 ? 1 : 0;
   const int search_rounds = ctx.rounds - reserve;
   std::vector<size_t> sizes;
+  sizes.reserve(knobs.size());
   for (const auto& k : knobs) sizes.push_back(k.candidates.size());
   KnobSearch search(sizes, declared_setting(knobs), search_rounds);
   log << "autotune: " << knobs.size() << " knob(s) in " << ctx.solution_file << " ("

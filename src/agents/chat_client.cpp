@@ -110,7 +110,7 @@ bool parse_chat_completion(const std::string& body, ChatReply& reply) {
   return true;
 }
 
-ChatClient::ChatClient(std::string endpoint, std::string model, std::string api_key,
+ChatClient::ChatClient(const std::string& endpoint, std::string model, std::string api_key,
                        std::string api_key_env)
     : url_(chat_completions_url(endpoint)),
       model_(std::move(model)),

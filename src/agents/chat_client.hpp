@@ -30,7 +30,7 @@ class ChatClient {
   // `endpoint`: the API's base (http://127.0.0.1:8000/v1) or the full .../chat/completions URL.
   // `api_key`: sent as "Authorization: Bearer KEY" unless empty; `api_key_env` names where it came
   // from, for messages (the key itself appears in none).
-  ChatClient(std::string endpoint, std::string model, std::string api_key, std::string api_key_env);
+  ChatClient(const std::string& endpoint, std::string model, std::string api_key, std::string api_key_env);
 
   const std::string& url() const { return url_; }
 

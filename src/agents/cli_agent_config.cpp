@@ -67,7 +67,7 @@ CliAgentConfig load_cli_agent_config(const std::filesystem::path& file) {
         c.env[kv.first.as<std::string>()] = kv.second.as<std::string>();
     if (y["usage"])
       for (const auto& kv : y["usage"]) {
-        std::string figure = kv.first.as<std::string>();
+        auto figure = kv.first.as<std::string>();
         UsageRule r;
         if (kv.second["json"]) r.json_path = kv.second["json"].as<std::string>();
         if (kv.second["regex"]) r.regex = kv.second["regex"].as<std::string>();
@@ -88,7 +88,7 @@ CliAgentConfig load_cli_agent_config(const std::filesystem::path& file) {
       if (!sb.IsMap())
         throw InputError(where + ": field 'sandbox' is a mapping (ro_binds, rw_binds)");
       for (const auto& kv : sb) {
-        std::string key = kv.first.as<std::string>();
+        auto key = kv.first.as<std::string>();
         if (key != "ro_binds" && key != "rw_binds")
           throw InputError(where + ": field 'sandbox." + key + "': unknown (ro_binds, rw_binds)");
       }

@@ -28,10 +28,10 @@ struct KnobLine {
 std::optional<KnobLine> match_knob_line(const std::string& line) {
   static const std::regex define(
       R"(^(\s*#\s*define\s+([A-Za-z_]\w*)\s+)(\S+)(\s*//\s*arena-knob:(.*))$)");
-  static const std::regex constexpr_(
+  static const std::regex constexpr_line(
       R"(^(\s*(?:(?:static|inline)\s+)*constexpr\s+[A-Za-z_][\w:]*(?:\s+[A-Za-z_][\w:]*)*\s+([A-Za-z_]\w*)\s*=\s*)([^;\s]+)(\s*;\s*//\s*arena-knob:(.*))$)");
   std::smatch m;
-  if (!std::regex_match(line, m, define) && !std::regex_match(line, m, constexpr_))
+  if (!std::regex_match(line, m, define) && !std::regex_match(line, m, constexpr_line))
     return std::nullopt;
   return KnobLine{m[1], m[2], m[3], m[4], m[5]};
 }

@@ -1,5 +1,6 @@
 #include "agents/usage.hpp"
 
+#include <ranges>
 #include <regex>
 #include <sstream>
 #include <vector>
@@ -33,8 +34,8 @@ nlohmann::json parse_usage(const std::string& output,
   nlohmann::json out = nlohmann::json::object();
   for (const auto& [figure, rule] : rules) {
     if (!rule.json_path.empty()) {
-      for (auto it = objects.rbegin(); it != objects.rend(); ++it)
-        if (const auto* v = at_path(*it, rule.json_path); v && v->is_number()) {
+      for (const auto& object : std::views::reverse(objects))
+        if (const auto* v = at_path(object, rule.json_path); v && v->is_number()) {
           out[figure] = *v;
           break;
         }

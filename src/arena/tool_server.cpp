@@ -25,7 +25,7 @@ ToolServer::ToolServer(Handler handler) : handler_(std::move(handler)) {
   addr.sun_family = AF_UNIX;
   if (socket_path_.size() >= sizeof addr.sun_path)
     throw InternalError("tool socket path too long: " + socket_path_);
-  std::strcpy(addr.sun_path, socket_path_.c_str());
+  std::memcpy(addr.sun_path, socket_path_.c_str(), socket_path_.size() + 1);  // fits: checked above
   listen_fd_ = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (listen_fd_ < 0 || bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
       listen(listen_fd_, 8) != 0 || pipe2(stop_pipe_, O_CLOEXEC) != 0)

@@ -96,7 +96,7 @@ inline bool receive_load(LoadRequest& out) {
 inline void limit_address_space(uint64_t bytes) {
   if (bytes == 0) return;
   rlimit now{};
-  rlim_t want = static_cast<rlim_t>(bytes);
+  auto want = static_cast<rlim_t>(bytes);
   if (getrlimit(RLIMIT_AS, &now) == 0 && now.rlim_max != RLIM_INFINITY && now.rlim_max < want) want = now.rlim_max;
   rlimit lim{want, want};
   if (setrlimit(RLIMIT_AS, &lim) != 0) fail("cannot set the address-space limit", protocol::kExitSetup);

@@ -5,7 +5,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <sched.h>
-#include <signal.h>
+#include <signal.h>  // NOLINT(modernize-deprecated-headers): sigaction, sigset_t are POSIX
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -37,9 +37,9 @@ constexpr bool kArchKnown = false;
 // The low 32 bits of argument `i` (flags, pids and address families are ints).
 constexpr uint32_t arg_low(int i) {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  return static_cast<uint32_t>(offsetof(seccomp_data, args) + 8 * i);
+  return static_cast<uint32_t>(offsetof(seccomp_data, args) + 8 * static_cast<size_t>(i));
 #else
-  return static_cast<uint32_t>(offsetof(seccomp_data, args) + 8 * i + 4);
+  return static_cast<uint32_t>(offsetof(seccomp_data, args) + 8 * static_cast<size_t>(i) + 4);
 #endif
 }
 
@@ -221,7 +221,7 @@ std::vector<sock_filter> build_filter(const SandboxProfile& profile) {
 
   // Signals: to this process only. abort() and raise() are tgkill(own pid, own tid);
   // pthread_kill is tgkill(own pid, tid); kill(own pid) stays allowed too.
-  const uint32_t self = static_cast<uint32_t>(getpid());
+  const auto self = static_cast<uint32_t>(getpid());
   p.trap_unless_equal(__NR_kill, 0, self);
   p.trap_unless_equal(__NR_tgkill, 0, self);
   p.trap_unless_equal(__NR_tkill, 0, self);  // only the main thread (tid == pid) by this one

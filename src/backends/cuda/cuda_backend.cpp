@@ -223,7 +223,7 @@ CompileResult CudaBackend::compile(const Task& task, const std::string& source,
   for (const auto& f : target_flags(arch_)) job.command.push_back(f);
   for (const char* f : {"--resource-usage", "-cudart", "shared", "-Xcompiler", "-fPIC", "-shared", "-Xlinker",
                         "--no-undefined", "-I.", "-o", "solution.so", "arena_main.cu"})
-    job.command.push_back(f);
+    job.command.emplace_back(f);
   for (const auto& f : library_flags(libraries)) job.command.push_back(f);
   job.output = "solution.so";
   job.toolchain = toolchain_;
@@ -263,7 +263,7 @@ RunnerSpec CudaBackend::sanitizer_runner(const RunnerSpec& plain, const std::str
   s.wrapper = {find_compute_sanitizer(), "--tool", tool, "--log-file", log_file.string(),
                "--error-exitcode", std::to_string(kSanitizerErrorExitCode), "--report-api-errors", "no",
                "--print-limit", "20"};
-  s.extra_args.push_back("--no-hold");
+  s.extra_args.emplace_back("--no-hold");
   s.start_timeout_s = 300;  // an instrumented context and module load take a while
   return s;
 }
@@ -279,7 +279,7 @@ RunnerSpec CudaBackend::profiler_runner(const RunnerSpec& plain, const std::file
   for (const auto& a : ncu_arguments(report_file)) s.wrapper.push_back(a);
   // ncu serializes launches: the stream is not held. Its injected code talks to ncu and writes
   // files, so no seccomp profile; the solution's file reads stay confined.
-  s.extra_args.push_back("--no-hold");
+  s.extra_args.emplace_back("--no-hold");
   s.reads_confined_under_wrapper = true;
   s.start_timeout_s = 300;
   return s;

@@ -7,12 +7,14 @@ namespace {
 
 // The few NVML declarations used here, with the values of NVIDIA's documented API (nvml.h is
 // not needed to build).
+// NOLINTBEGIN(readability-identifier-naming): NVML's own names
 using nvmlReturn_t = int;
 using nvmlDevice_t = void*;
 constexpr nvmlReturn_t NVML_SUCCESS = 0;
 constexpr int NVML_CLOCK_SM = 1;           // nvmlClockType_t
 constexpr int NVML_CLOCK_MEM = 2;
 constexpr int NVML_TEMPERATURE_GPU = 0;    // nvmlTemperatureSensors_t
+// NOLINTEND(readability-identifier-naming)
 
 using InitFn = nvmlReturn_t (*)();
 using ShutdownFn = nvmlReturn_t (*)();

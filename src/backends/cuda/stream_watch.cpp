@@ -1,7 +1,7 @@
 #include "backends/cuda/stream_watch.hpp"
 
 #include <cupti.h>
-#include <signal.h>
+#include <signal.h>  // NOLINT(modernize-deprecated-headers): sigaction, sigset_t are POSIX
 
 #include <mutex>
 
