@@ -118,10 +118,10 @@ std::vector<std::string> eval_option_words(const EvalOptions& o) {
   if (!o.baseline.empty()) w.insert(w.end(), {"--baseline", o.baseline});
   if (!o.seed.empty()) w.insert(w.end(), {"--seed", o.seed});
   w.insert(w.end(), {"--seeds-per-shape", std::to_string(o.seeds_per_shape)});
-  if (o.no_timing) w.push_back("--no-timing");
-  if (o.compile_only) w.push_back("--compile-only");
-  if (o.sanitize) w.push_back("--sanitize");
-  if (o.warm) w.push_back("--warm");
+  if (o.no_timing) w.emplace_back("--no-timing");
+  if (o.compile_only) w.emplace_back("--compile-only");
+  if (o.sanitize) w.emplace_back("--sanitize");
+  if (o.warm) w.emplace_back("--warm");
   if (o.graph_launches > 0) w.insert(w.end(), {"--graph", std::to_string(o.graph_launches)});
   if (o.timeout_s > 0) w.insert(w.end(), {"--timeout", number(o.timeout_s)});
   w.insert(w.end(), {"--max-time", number(o.max_time_s)});

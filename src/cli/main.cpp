@@ -6,7 +6,9 @@
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 
-int main(int argc, char** argv) {
+namespace {
+
+int run_cli(int argc, char** argv) {
   using namespace arena::cli;
   CLI::App app{"KernelArena: judges GPU and CPU kernel solutions, and the agents that write them."};
   app.require_subcommand(1);
@@ -54,4 +56,18 @@ int main(int argc, char** argv) {
     std::cerr << "internal error: " << e.what() << "\n";
     return kExitInternalError;
   }
+}
+
+}  // namespace
+
+// Whatever escapes (the command line's own set-up included) is an internal error, never an abort.
+int main(int argc, char** argv) {
+  try {
+    return run_cli(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "internal error: " << e.what() << "\n";
+  } catch (...) {
+    std::cerr << "internal error: an exception of unknown type\n";
+  }
+  return arena::cli::kExitInternalError;
 }

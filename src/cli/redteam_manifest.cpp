@@ -177,7 +177,7 @@ RedteamManifest load_redteam_manifest(const fs::path& file) {
       m.fail(c, "expect",
              "must be one of failure: CLASS, flag: NAME, honest: {min_speedup: X}, no_gain: "
              "{max_speedup: X}");
-    const std::string kind = expect.begin()->first.as<std::string>();
+    const auto kind = expect.begin()->first.as<std::string>();
     const YAML::Node value = expect.begin()->second;
     if (kind == "failure" || kind == "flag") {
       if (!value.IsScalar()) m.fail(c, "expect." + kind, "must be a name");
@@ -196,7 +196,7 @@ RedteamManifest load_redteam_manifest(const fs::path& file) {
         m.fail(c, "expect." + kind, "must be {" + key + ": X}");
       try {
         size_t used = 0;
-        const std::string text = value[key].as<std::string>();
+        const auto text = value[key].as<std::string>();
         c.expect.speedup = std::stod(text, &used);
         if (used != text.size()) throw std::invalid_argument("trailing");
       } catch (const std::exception&) {

@@ -26,7 +26,7 @@ int run_report(const std::vector<std::string>& files) {
       throw InputError(f + ": not a verdict (JSON parse error: " + e.what() + ")");
     }
     if (!v.is_object() || v.value("schema", "") != "kernelarena.verdict/1")
-      throw InputError(f + ": not a verdict (no \"schema\": \"kernelarena.verdict/1\")");
+      throw InputError(f + R"(: not a verdict (no "schema": "kernelarena.verdict/1"))");
     const auto& s = v["summary"];
     bool correct = s["failure_class"].is_null() && s["internal_error"].is_null();
     incorrect += correct ? 0 : 1;

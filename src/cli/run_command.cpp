@@ -1,7 +1,7 @@
 // arena run: agents on tasks under a budget of rounds and wall time, each episode in a run
 // directory with its trajectory, then a summary (docs/episodes.md).
 
-#include <signal.h>
+#include <signal.h>  // NOLINT(modernize-deprecated-headers): sigaction, sigset_t are POSIX
 
 #include <atomic>
 #include <iostream>

@@ -60,11 +60,13 @@ bool serve_one(LineChannel& client, const GlobalOptions& server_global, RunnerPo
   try {
     EvalOptions o;
     GlobalOptions g = server_global;
-    int device = server_global.device;
     try {
       o = parse_eval_options(request["args"].get<std::vector<std::string>>());
       g.quiet = request.value("quiet", false);
-      device = request.value("device", server_global.device);
+      if (const int device = request.value("device", server_global.device); device != server_global.device)
+        throw InputError("this judge server judges on GPU " + std::to_string(server_global.device) +
+                         ", not " + std::to_string(device) + " (start one with `arena --device " +
+                         std::to_string(device) + " serve --socket ...`)");
       if (const std::string d = request.value("tasks_dir", ""); !d.empty()) g.tasks_dir = d;
       if (const std::string d = request.value("cache_dir", ""); !d.empty()) g.cache_dir = d;
     } catch (const CLI::ParseError& e) {
@@ -72,10 +74,6 @@ bool serve_one(LineChannel& client, const GlobalOptions& server_global, RunnerPo
     } catch (const nlohmann::json::exception& e) {
       throw InputError(std::string("the request's fields: ") + e.what());
     }
-    if (device != server_global.device)
-      throw InputError("this judge server judges on GPU " + std::to_string(server_global.device) +
-                       ", not " + std::to_string(device) + " (start one with `arena --device " +
-                       std::to_string(device) + " serve --socket ...`)");
     EvalHooks hooks;
     hooks.runners = &pool;
     if (!g.quiet)
