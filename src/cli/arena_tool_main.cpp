@@ -52,7 +52,7 @@ int connect_to_server(std::string& why) {
     why = std::string("$") + kSocketEnv + " is too long for a socket path";
     return -1;
   }
-  std::strcpy(addr.sun_path, path);
+  std::memcpy(addr.sun_path, path, std::strlen(path) + 1);  // fits: checked above
   int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0 || connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
     why = std::string("cannot reach the episode's tool server at ") + path + ": " +
@@ -68,9 +68,7 @@ int fail(int code, const std::string& message) {
   return code;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run_tool(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   bool as_json = false;
   std::vector<std::string> words;
@@ -102,11 +100,17 @@ int main(int argc, char** argv) {
     request["source"] = ss.str();
   }
 
+  std::string message;
+  try {
+    message = request.dump();
+  } catch (const nlohmann::json::exception&) {  // a source that is not UTF-8 text
+    return fail(kExitUsage, words.back() + ": not UTF-8 text; save the solution as UTF-8");
+  }
   std::string why;
   int fd = connect_to_server(why);
   if (fd < 0) return fail(kExitInternal, why);
   std::string line;
-  if (!send_line(fd, request.dump()) || !read_line(fd, line)) {
+  if (!send_line(fd, message) || !read_line(fd, line)) {
     close(fd);
     return fail(kExitInternal, "the tool server closed the connection without an answer");
   }
@@ -124,4 +128,17 @@ int main(int argc, char** argv) {
     if (!reply.text.empty() && reply.text.back() != '\n') std::cout << "\n";
   }
   return reply.exit_code;
+}
+
+}  // namespace
+
+// Whatever escapes is an internal error with its message, never an abort.
+int main(int argc, char** argv) {
+  try {
+    return run_tool(argc, argv);
+  } catch (const std::exception& e) {
+    return fail(kExitInternal, std::string("arena-tool: ") + e.what());
+  } catch (...) {
+    return fail(kExitInternal, "arena-tool: an exception of unknown type");
+  }
 }

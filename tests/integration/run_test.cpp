@@ -9,6 +9,7 @@
 #include <set>
 
 #include "core/sha256.hpp"
+#include "core/subprocess.hpp"
 #include "run_fixture.hpp"
 
 namespace arena {
@@ -198,6 +199,18 @@ TEST_F(RunTest, UnknownAgentNamesTheAgentsThatExist) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("claude-code"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("reference"), std::string::npos) << r.output;
+}
+
+// arena-tool sends the solution as JSON text: a file that is not UTF-8 is the agent's usage error
+// naming the file, not an abort (nlohmann::json refuses to write invalid UTF-8).
+TEST(ArenaTool, ASolutionThatIsNotUtf8IsAUsageErrorNamingTheFile) {
+  const fs::path file = fs::temp_directory_path() / ("arena-tool-latin1-" + std::to_string(getpid()) + ".cpp");
+  std::ofstream(file, std::ios::binary) << "// caf\xe9\nint x;\n";
+  const std::string tool = (fs::path(ARENA_BIN).parent_path() / "arena-tool").string();
+  ProcessResult p = run_process({tool, "eval", file.string()}, 30);
+  fs::remove(file);
+  EXPECT_EQ(p.exit_code, 2) << p.output;
+  EXPECT_NE(p.output.find(file.string() + ": not UTF-8 text"), std::string::npos) << p.output;
 }
 
 }  // namespace
