@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "core/json_text.hpp"
 #include "core/subprocess.hpp"
 
 namespace arena {
@@ -127,7 +128,7 @@ ChatReply ChatClient::complete(const nlohmann::json& messages, double timeout_s,
     reply.error = "libcurl could not start a transfer (out of memory?)";
     return reply;
   }
-  const std::string request = nlohmann::json{{"model", model_}, {"messages", messages}}.dump();
+  const std::string request = json_text(nlohmann::json{{"model", model_}, {"messages", messages}});
   curl_slist* headers = nullptr;
   headers = curl_slist_append(headers, "Content-Type: application/json");
   headers = curl_slist_append(headers, "Expect:");  // no 100-continue round trip for large bodies

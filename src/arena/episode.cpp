@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "arena/hardware_sheet.hpp"
+#include "core/json_text.hpp"
 #include "judge/shape_selection.hpp"
 #include "arena/prompt.hpp"
 #include "arena/rounds.hpp"
@@ -41,7 +42,7 @@ void judge_final(EpisodeResult& r, const Task& task, const std::string& source,
   jo.shapes = select_shapes(task, "all", jo.seed);
   jo.stopping.max_seconds = s.config->max_time_s;
   Verdict v = judge_solution(task, *s.backend, name, source, jo);
-  write_file_atomic(paths.final_verdict, verdict_to_json(v).dump(2) + "\n");
+  write_file_atomic(paths.final_verdict, json_text(verdict_to_json(v), 2) + "\n");
   add_final_verdict(r, v);
   if (!v.internal_error.empty()) {
     r.outcome = "infra_error";
@@ -163,7 +164,7 @@ std::optional<EpisodeResult> run_episode(const Task& task, int repeat, const Epi
     r.infra_error = e.what();
   }
   r.seconds = now_seconds() - start;
-  write_file_atomic(paths.result, episode_to_json(r).dump(2) + "\n");
+  write_file_atomic(paths.result, json_text(episode_to_json(r), 2) + "\n");
   return r;
 }
 

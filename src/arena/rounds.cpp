@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "core/error.hpp"
+#include "core/json_text.hpp"
 #include "core/sha256.hpp"
 #include "core/subprocess.hpp"
 #include "judge/judge.hpp"
@@ -93,7 +94,7 @@ tool::Reply Rounds::eval(const std::string& file, const std::string& source) {
   }
   nlohmann::json verdict = verdict_to_json(v);
   write_file_atomic(setup_.paths.verdicts / (snapshot.stem().string() + ".json"),
-                    verdict.dump(2) + "\n");
+                    json_text(verdict, 2) + "\n");
 
   RoundRecord summary = summarize_verdict(v);
   summary.round = round;
@@ -145,7 +146,7 @@ tool::Reply Rounds::profile(const std::string& file, const std::string& source) 
       body = render_profile(p);
       json = {{"compiled", true}, {"profile", profile_to_json(p)}};
       write_file_atomic(setup_.paths.verdicts / (snapshot.stem().string() + ".profile.json"),
-                        json.dump(2) + "\n");
+                        json_text(json, 2) + "\n");
     }
   } catch (const std::exception& e) {
     return not_counted(snapshot, "profile", e);

@@ -6,6 +6,7 @@
 #include "arena/episode_paths.hpp"
 #include "arena/run_summary.hpp"
 #include "core/error.hpp"
+#include "core/json_text.hpp"
 #include "core/subprocess.hpp"
 #include "core/task_catalog.hpp"
 #include "core/task_loader.hpp"
@@ -43,7 +44,7 @@ void write_results(const std::filesystem::path& file, const RunConfig& c,
                         {"agent_network", c.agent_network}}},
                       {"summary", run_summary_to_json(summarize_run(episodes))},
                       {"episodes", eps}};
-  write_file_atomic(file, j.dump(2) + "\n");
+  write_file_atomic(file, json_text(j, 2) + "\n");
 }
 
 RunOutcome run_all(const RunSetup& s) {

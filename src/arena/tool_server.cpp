@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "core/error.hpp"
+#include "core/json_text.hpp"
 
 namespace arena {
 
@@ -81,7 +82,7 @@ void ToolServer::answer(int client) {
         std::string("arena-tool: the harness failed: ") + e.what() + " (the round was not counted)",
         {{"error", "internal"}, {"message", e.what()}}};
   }
-  tool::send_line(client, tool::reply_to_json(reply).dump());
+  tool::send_line(client, json_text(tool::reply_to_json(reply)));
 }
 
 }  // namespace arena

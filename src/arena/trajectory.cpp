@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "core/error.hpp"
+#include "core/json_text.hpp"
 #include "core/subprocess.hpp"
 #include "report/table.hpp"
 
@@ -116,7 +117,7 @@ RoundRecord round_from_json(const nlohmann::json& j) {
 
 void append_round(const std::filesystem::path& trajectory, const RoundRecord& r) {
   std::ofstream out(trajectory, std::ios::app);
-  out << round_to_json(r).dump() << "\n";
+  out << json_text(round_to_json(r)) << "\n";
   out.flush();
   if (!out) throw InternalError(trajectory.string() + ": cannot append the round (disk full?)");
 }

@@ -8,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/context.hpp"
+#include "core/json_text.hpp"
 #include "core/subprocess.hpp"
 #include "core/task.hpp"
 #include "judge/calibration.hpp"
@@ -157,7 +158,7 @@ int run_device(const GlobalOptions& global, const DeviceOptions& o) {
   }
   if (!o.json_path.empty()) {
     try {
-      write_file_atomic(o.json_path, all.dump(2) + "\n");
+      write_file_atomic(o.json_path, json_text(all, 2) + "\n");
     } catch (const std::exception& e) {
       std::cerr << "error: cannot write " << o.json_path << ": " << e.what() << "\n";
       return kExitInternalError;

@@ -8,6 +8,7 @@
 #include "cli/eval_options.hpp"
 #include "cli/judge_socket.hpp"
 #include "core/error.hpp"
+#include "core/json_text.hpp"
 #include "core/subprocess.hpp"
 #include "core/task_catalog.hpp"
 #include "judge/verdict_json.hpp"
@@ -21,7 +22,7 @@ void emit(const EvalOptions& o, const std::string& rendered, const nlohmann::jso
   const bool json_to_stdout = o.json_path == "-";
   (json_to_stdout ? std::cerr : std::cout) << rendered;
   if (o.json_path.empty()) return;
-  std::string text = verdict.dump(2) + "\n";
+  std::string text = json_text(verdict, 2) + "\n";
   if (json_to_stdout) {
     std::cout << text;
   } else {
@@ -52,7 +53,7 @@ int eval_on_server(EvalOptions o, const GlobalOptions& global) {
       {"cache_dir",
        global.cache_dir.empty() ? "" : std::filesystem::absolute(global.cache_dir).string()}};
   LineChannel server(connect_judge_socket(socket));
-  if (!server.write_line(request.dump()))
+  if (!server.write_line(json_text(request)))
     throw InputError("the judge server on '" + socket + "' hung up");
   std::string line;
   while (server.read_line(line)) {

@@ -12,6 +12,7 @@
 #include "cli/eval_options.hpp"
 #include "cli/redteam_manifest.hpp"
 #include "core/error.hpp"
+#include "core/json_text.hpp"
 #include "core/subprocess.hpp"
 #include "core/task_catalog.hpp"
 #include "core/task_loader.hpp"
@@ -194,7 +195,7 @@ int run_redteam(const RedteamOptions& o, const GlobalOptions& global) {
                             {"mismatched", mismatched},
                             {"skipped", skipped}}},
                           {"cases", results}};
-    write_file_atomic(o.json, doc.dump(2) + "\n");
+    write_file_atomic(o.json, json_text(doc, 2) + "\n");
   }
   if (!o.markdown.empty()) {
     std::ofstream md(o.markdown);

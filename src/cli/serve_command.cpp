@@ -19,6 +19,7 @@
 #include "cli/eval_options.hpp"
 #include "cli/judge_socket.hpp"
 #include "core/error.hpp"
+#include "core/json_text.hpp"
 #include "judge/runner_pool.hpp"
 #include "judge/verdict_json.hpp"
 #include "report/verdict_table.hpp"
@@ -36,11 +37,6 @@ extern "C" void on_stop_signal(int) {
   g_stop = true;
 }
 
-// A reply line; bytes that are not UTF-8 (a compiler's message, a path) become U+FFFD instead of
-// an exception.
-std::string reply_text(const nlohmann::json& reply) {
-  return reply.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
 
 // Judges one request; every reply line goes to `client`. False when the client sent none (it
 // only looked whether a server answers).
@@ -48,7 +44,7 @@ bool serve_one(LineChannel& client, const GlobalOptions& server_global, RunnerPo
   std::string line;
   if (!client.read_line(line)) return false;
   auto fail = [&client](int code, const std::string& message) {
-    client.write_line(reply_text({{"error", message}, {"exit_code", code}}));
+    client.write_line(json_text({{"error", message}, {"exit_code", code}}));
   };
   const nlohmann::json request = nlohmann::json::parse(line, nullptr, false);
   if (request.is_discarded() || !request.is_object() || !request.contains("args") ||
@@ -78,12 +74,12 @@ bool serve_one(LineChannel& client, const GlobalOptions& server_global, RunnerPo
     hooks.runners = &pool;
     if (!g.quiet)
       hooks.progress = [&client](const std::string& p) {
-        client.write_line(reply_text({{"progress", p}}));
+        client.write_line(json_text({{"progress", p}}));
       };
     std::cout << "eval: " << o.task << " " << o.solution << "\n" << std::flush;
     const size_t ahead_before = pool.lent_ahead();
     Verdict v = judge_eval(o, g, hooks);
-    client.write_line(reply_text({{"rendered", render_verdict(v)},
+    client.write_line(json_text({{"rendered", render_verdict(v)},
                                   {"verdict", verdict_to_json(v)},
                                   {"exit_code", v.exit_code()}}));
     std::cout << "  exit " << v.exit_code() << ", " << v.seconds["total"] << " s, "

@@ -9,6 +9,7 @@
 
 #include "cli/context.hpp"
 #include "core/error.hpp"
+#include "core/json_text.hpp"
 #include "core/subprocess.hpp"
 #include "core/task_catalog.hpp"
 #include "core/task_loader.hpp"
@@ -157,7 +158,7 @@ int run_tasks_table(const TasksTableOptions& o, const GlobalOptions& g) {
   if (!o.json.empty()) {
     std::ofstream js(o.json);
     if (!js) throw InputError("--json '" + o.json + "': cannot write there");
-    js << all.dump(2) << "\n";
+    js << json_text(all, 2) << "\n";
   }
   return failed == 0 ? kExitCorrect : kExitNotCorrect;
 }

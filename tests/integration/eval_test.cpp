@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <optional>
 #include <sstream>
 #include <thread>
@@ -80,6 +81,24 @@ TEST(Eval, AHostClockTakesNoWindowOverheadOff) {
   EXPECT_TRUE(t["window_overhead_ns"].is_null()) << t;
   EXPECT_TRUE(t["off_stream_work"].is_null()) << t;  // no copy engines to watch
   EXPECT_GT(t["median_ns"].get<double>(), 1) << t;
+}
+
+// A solution's bytes reach the verdict (here the source line a scan warning quotes); bytes that
+// are not UTF-8 become U+FFFD in the JSON instead of losing the verdict to an exception.
+TEST(Eval, ASourceLineThatIsNotUtf8StillGivesAJsonVerdict) {
+  TempDir dir("arena-latin1");
+  const std::string file = (dir.path() / "solution.cpp").string();
+  std::ofstream(file, std::ios::binary)
+      << "#include <cstdlib>\n#include \"arena_signature.h\"\n"
+         "extern \"C\" void vector_add_f32(const float* a, const float* b, float* out, int64_t n) {\n"
+         "  (void)std::getenv(\"HOME\");  /* caf\xe9 */\n"
+         "  for (int64_t i = 0; i < n; ++i) out[i] = a[i] + b[i];\n}\n";
+  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", file, "--shape", "n=1000", "--no-timing"}, true);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_FALSE(r.verdict.is_null()) << r.output;
+  const auto& warnings = r.verdict["warnings"];
+  ASSERT_EQ(warnings.size(), 1U) << r.verdict;
+  EXPECT_NE(warnings[0]["text"].get<std::string>().find("caf\xef\xbf\xbd"), std::string::npos) << warnings[0];
 }
 
 TEST(Eval, BlockedSgemmIsFasterThanTheNaiveStarter) {
