@@ -52,9 +52,6 @@ int run_cli(int argc, char** argv) {
   } catch (const arena::InputError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitInputError;
-  } catch (const std::exception& e) {
-    std::cerr << "internal error: " << e.what() << "\n";
-    return kExitInternalError;
   }
 }
 

@@ -37,7 +37,6 @@ extern "C" void on_stop_signal(int) {
   g_stop = true;
 }
 
-
 // Judges one request; every reply line goes to `client`. False when the client sent none (it
 // only looked whether a server answers).
 bool serve_one(LineChannel& client, const GlobalOptions& server_global, RunnerPool& pool) {
@@ -80,8 +79,8 @@ bool serve_one(LineChannel& client, const GlobalOptions& server_global, RunnerPo
     const size_t ahead_before = pool.lent_ahead();
     Verdict v = judge_eval(o, g, hooks);
     client.write_line(json_text({{"rendered", render_verdict(v)},
-                                  {"verdict", verdict_to_json(v)},
-                                  {"exit_code", v.exit_code()}}));
+                                 {"verdict", verdict_to_json(v)},
+                                 {"exit_code", v.exit_code()}}));
     std::cout << "  exit " << v.exit_code() << ", " << v.seconds["total"] << " s, "
               << pool.lent_ahead() - ahead_before << " runner(s) started ahead\n"
               << std::flush;
