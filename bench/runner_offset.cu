@@ -2,9 +2,11 @@
 // offset")? One process stands for one runner: 4 device regions of 3 x n floats each (a runner's
 // buffers), timed exactly as the runner times a call (evicted L2 and a sync, then a held stream,
 // start event, kernel, stop event, release), the regions interleaved per repetition, with an
-// empty kernel's window beside them. Raw windows to stdout as CSV: proc,n,region,rep,ns (region
-// -1: the empty kernel). Run it in several processes and read the CSV with
-// bench/runner_offset_analysis.py:
+// empty kernel's window beside them. Raw windows to stdout as CSV: proc,n,region,rep,ns,variant
+// (region -1: the empty kernel). Variants (STREAMS=S, EVENTS=E; 1 and 1 by default): variant
+// v < S times on stream v with event pair v, variant v >= S on stream 0 with event pair v: do
+// streams (hardware channels) or event slots of one process differ as processes do? Run it in
+// several processes and read the CSV with bench/runner_offset_analysis.py:
 //   for p in 0 1 2 3 4 5 6 7 8 9; do build/bench/runner_offset $p; done | gzip > offsets.csv.gz
 //   python3 bench/runner_offset_analysis.py offsets.csv.gz
 #include <cuda_runtime.h>
@@ -25,8 +27,12 @@ int main(int argc, char** argv) {
   int reps = getenv("REPS") ? atoi(getenv("REPS")) : 300;
   const int K = 4;
   arena::cuda::L2Flush l2; l2.init(0);
-  cudaStream_t s; cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
-  cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);
+  const int S = getenv("STREAMS") ? atoi(getenv("STREAMS")) : 1;
+  const int V = S + (getenv("EVENTS") ? atoi(getenv("EVENTS")) : 1) - 1;
+  std::vector<cudaStream_t> streams(S);
+  for (auto& st : streams) cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking);
+  std::vector<cudaEvent_t> starts(V), stops(V);
+  for (int v = 0; v < V; ++v) { cudaEventCreate(&starts[v]); cudaEventCreate(&stops[v]); }
   arena::cuda::DeviceHold hold;  // the runner's own
   if (!hold.init(0).empty()) { fprintf(stderr, "runner_offset: cannot set the hold up\n"); return 1; }
   long sizes[] = {262144, 1000003, 4194304};
@@ -38,7 +44,10 @@ int main(int argc, char** argv) {
     }
     cudaDeviceSynchronize();
     for (int r = 0; r < reps + 20; ++r) {
+      for (int v = 0; v < V; ++v)
       for (int k = -1; k < K; ++k) {
+        cudaStream_t s = streams[v < S ? v : 0];
+        cudaEvent_t e0 = starts[v], e1 = stops[v];
         l2.flush(s); cudaStreamSynchronize(s);
         if (hold.enqueue(s, 2000000000ull) != cudaSuccess || !hold.wait_resident(1000000000ull)) {
           fprintf(stderr, "runner_offset: the hold never took the device\n");
@@ -54,7 +63,7 @@ int main(int argc, char** argv) {
         hold.release();
         cudaStreamSynchronize(s); cudaDeviceSynchronize();
         float m; cudaEventElapsedTime(&m, e0, e1);
-        if (r >= 20) printf("%d,%ld,%d,%d,%.1f\n", proc, n, k, r - 20, (double)m * 1e6);
+        if (r >= 20) printf("%d,%ld,%d,%d,%.1f,%d\n", proc, n, k, r - 20, (double)m * 1e6, v);
       }
     }
     for (auto p : regions) cudaFree(p);

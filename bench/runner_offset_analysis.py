@@ -2,13 +2,18 @@
 """Reads bench/runner_offset's CSV (gzip): per size, each process's median over its regions and
 its empty-kernel window, the spread of the medians across processes (several estimators), the
 spread between regions within a process, and how much of the process-to-process spread the
-process's own empty window explains. Python 3 standard library only."""
+process's own empty window explains; with variants (STREAMS, EVENTS), the spread between a
+process's streams and event pairs against the spread between processes. Python 3 standard
+library only."""
 import csv, gzip, sys, statistics as st, math
 from collections import defaultdict
 rows = defaultdict(list)
+by_variant = defaultdict(list)
 for r in csv.reader(gzip.open(sys.argv[1], 'rt')):
     p, n, k, rep, ns = int(r[0]), int(r[1]), int(r[2]), int(r[3]), float(r[4])
+    v = int(r[5]) if len(r) > 5 else 0
     rows[(p, n, k)].append(ns)
+    by_variant[(p, n, k, v)].append(ns)
 def hd_median(xs):
     # Harrell-Davis median: weights from Beta((n+1)/2, (n+1)/2)
     xs = sorted(xs); n = len(xs); a = b = (n + 1) / 2
@@ -70,3 +75,18 @@ for n in sizes:
     mx, me = st.mean(xs), st.mean(es)
     cov = sum((a - mx) * (b - me) for a, b in zip(xs, es)) / (len(xs) - 1)
     print(f"  corr(hd, empty) = {cov / (st.stdev(xs) * st.stdev(es)):.2f}; sd of hd-empty {st.stdev([a-b for a,b in zip(xs,es)]):.1f}")
+
+variants = sorted({v for _, _, _, v in by_variant})
+if len(variants) > 1:
+    print("== variants (stream v / event pair v of one process): HD medians in ns")
+    for n in sizes:
+        for k, what in ((-1, "empty"), (0, "region 0")):
+            print(f"-- n={n} {what}")
+            means, within = [], []
+            for p in procs:
+                hs = [hd_median(by_variant[(p, n, k, v)]) for v in variants]
+                means.append(st.mean(hs)); within.append(st.stdev(hs))
+                print(f"proc {p}: " + " ".join(f"{h:7.1f}" for h in hs) + f"  mean {means[-1]:7.1f}")
+            v0 = [hd_median(by_variant[(p, n, k, variants[0])]) for p in procs]
+            print(f"  sd across procs, variant 0 alone: {st.stdev(v0):5.1f} ns; of the mean over variants: "
+                  f"{st.stdev(means):5.1f} ns; within a proc between variants (mean sd): {st.mean(within):5.1f} ns")
