@@ -63,25 +63,6 @@ uint64_t hold_limit_ns(uint64_t call_limit_ns) {
 // How long a call waits for its hold to take every SM (the hold's launch takes microseconds).
 constexpr uint64_t kResidentLimitNs = 1'000'000'000ull;
 
-// The judge's streams, each with its own pair of events: the calls take them in turn (the next
-// one after every call). A short kernel's window moves by tens of nanoseconds with the stream
-// (the hardware channel) and the events it is timed on, a fixed offset for as long as they live
-// (docs/timing.md, "The runner offset"); in turn, a median is over several, not one.
-// ARENA_RUNNER_STREAMS (1 to kMaxStreams) where set, else kDefaultStreams.
-constexpr int kDefaultStreams = 1;
-constexpr int kMaxStreams = 8;
-int stream_count() {
-  const char* env = std::getenv("ARENA_RUNNER_STREAMS");
-  if (env == nullptr || *env == '\0') return kDefaultStreams;
-  char* end = nullptr;
-  long n = std::strtol(env, &end, 10);
-  if (*end != '\0' || n < 1 || n > kMaxStreams)
-    fail(std::string("runner setup failed: ARENA_RUNNER_STREAMS is '") + env + "'; give a count from 1 to " +
-             std::to_string(kMaxStreams) + " (or unset it)",
-         arena::protocol::kExitSetup);
-  return static_cast<int>(n);
-}
-
 std::string describe(cudaError_t e) { return std::string(cudaGetErrorString(e)) + " (" + cudaGetErrorName(e) + ")"; }
 
 // A CUDA error during or after the call: the class the judge should see, then exit (the
@@ -201,16 +182,8 @@ int main(int argc, char** argv) {
   check_setup(cudaFree(nullptr), "context creation");
   arena::cuda::L2Flush l2;
   if (!l2.init(device)) fail("runner setup failed: cannot allocate the L2 flush buffer", arena::protocol::kExitSetup);
-  std::vector<cudaStream_t> streams(static_cast<size_t>(stream_count()));
-  std::vector<cudaEvent_t> starts(streams.size()), stops(streams.size());
-  for (size_t i = 0; i < streams.size(); ++i) {
-    check_setup(cudaStreamCreateWithFlags(&streams[i], cudaStreamNonBlocking), "cudaStreamCreate");
-    check_setup(cudaEventCreate(&starts[i]), "cudaEventCreate");
-    check_setup(cudaEventCreate(&stops[i]), "cudaEventCreate");
-  }
-  size_t turn = 0;  // the next call's stream and events
-  cudaStream_t stream = streams[0];
-  cudaEvent_t start = starts[0], stop = stops[0];
+  cudaStream_t stream = nullptr;
+  check_setup(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
   arena::cuda::DeviceHold device_hold;
   if (std::string why = device_hold.init(device); !why.empty())
     fail("runner setup failed at the hold: " + why, arena::protocol::kExitSetup);
@@ -225,6 +198,9 @@ int main(int argc, char** argv) {
     if (std::string why = stream_watch.start(); !why.empty())
       std::fprintf(stderr, "arena-runner-cuda: work on other streams is not watched: %s\n", why.c_str());
   }
+  cudaEvent_t start = nullptr, stop = nullptr;
+  check_setup(cudaEventCreate(&start), "cudaEventCreate");
+  check_setup(cudaEventCreate(&stop), "cudaEventCreate");
 
   // Up and waiting: from here on, what kLoad names.
   arena::runner::LoadRequest load;
@@ -451,12 +427,6 @@ int main(int argc, char** argv) {
         r.result[0] = off_stream.count;
         r.result[1] = watch_now ? 1 : 0;
         std::snprintf(r.message, sizeof r.message, "%s", off_stream.first.c_str());
-        // The device is idle (synchronized above): the next call (and the kFlush before it, which
-        // undoes what a solution set on the stream it is given) takes the next stream.
-        turn = (turn + 1) % streams.size();
-        stream = streams[turn];
-        start = starts[turn];
-        stop = stops[turn];
         send_reply(r);
         break;
       }
