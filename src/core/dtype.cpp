@@ -9,7 +9,7 @@
 namespace arena {
 namespace {
 
-struct DTypeInfo {
+struct DTypeInfo {  // NOLINT(clang-analyzer-optin.performance.Padding): a small static table, in reading order
   DType type;
   std::string_view name;
   bool is_float;

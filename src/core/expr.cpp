@@ -204,7 +204,7 @@ class Parser {
     char* end = nullptr;
     std::string copy(text_.substr(pos_));
     double v = std::strtod(copy.c_str(), &end);
-    size_t used = static_cast<size_t>(end - copy.c_str());
+    auto used = static_cast<size_t>(end - copy.c_str());
     if (used == 0) fail("bad number");
     pos_ += used;
     auto n = std::make_shared<Expr::Node>();

@@ -2,7 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
+#include <signal.h>  // NOLINT(modernize-deprecated-headers): kill, sigset_t are POSIX
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -36,6 +36,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s
   // Made before the fork: the child may only make async-signal-safe calls (another thread of
   // the judge may hold the allocator's lock at the fork: the runner pool's, for one).
   std::vector<char*> args;
+  args.reserve(argv.size() + 1);
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   const std::string cannot_run = "cannot run '" + (argv.empty() ? std::string() : argv[0]) + "': ";

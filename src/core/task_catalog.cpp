@@ -65,7 +65,7 @@ std::map<std::string, std::vector<std::string>> load_suites(const fs::path& root
   }
   if (!n.IsMap()) throw InputError(file.string() + ": must map suite names to lists of task ids");
   for (const auto& kv : n) {
-    std::string name = kv.first.as<std::string>();
+    auto name = kv.first.as<std::string>();
     if (!kv.second.IsSequence())
       throw InputError(file.string() + ":" + std::to_string(kv.second.Mark().line + 1) + ": suite '" + name +
                        "' must be a list of task ids");

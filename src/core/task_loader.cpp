@@ -15,8 +15,9 @@ namespace fs = std::filesystem;
 // A YAML node with the path of fields that led to it, so errors can name both.
 class Field {
  public:
-  Field(const fs::path& file, YAML::Node node, std::string path)
-      : file_(file), node_(std::move(node)), path_(std::move(path)) {}
+  // YAML::Node has no move constructor: taken by reference, copied once.
+  Field(fs::path file, const YAML::Node& node, std::string path)
+      : file_(std::move(file)), node_(node), path_(std::move(path)) {}
 
   [[noreturn]] void fail(const std::string& what) const {
     std::string where = file_.string();
@@ -235,7 +236,7 @@ Tolerance default_tolerance(DType t) {
 }
 
 Task load_task(const fs::path& dir_in) {
-  fs::path dir = dir_in;
+  const fs::path& dir = dir_in;
   fs::path file = dir / "task.yaml";
   if (!fs::is_regular_file(file))
     throw InputError(file.string() + ": no task.yaml here; a task directory holds task.yaml, "

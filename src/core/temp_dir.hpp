@@ -2,7 +2,7 @@
 // it when the object goes.
 #pragma once
 
-#include <stdlib.h>
+#include <stdlib.h>  // NOLINT(modernize-deprecated-headers): mkdtemp is POSIX
 
 #include <filesystem>
 #include <string>

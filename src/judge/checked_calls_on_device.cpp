@@ -91,7 +91,7 @@ class CheckedCallsOnDevice final : public CheckedCalls {
     std::vector<size_t> which;
     for (size_t i = 0; i < task_.tensors.size(); ++i) {
       if (task_.tensors[i].role != Role::kInput) continue;
-      ranges.push_back({slot(i).offset, slot(i).bytes});
+      ranges.emplace_back(slot(i).offset, slot(i).bytes);
       which.push_back(i);
     }
     const auto diff = plane_.compare(calls_.at(run), pristine_, ranges);

@@ -36,7 +36,8 @@ std::optional<GuardViolation> guard_violation_on_device(DevicePlane& plane,
                                                         const BufferLayout& layout, uint64_t key) {
   const std::vector<ByteMove> zones = guard_zones(layout);
   std::vector<std::pair<uint64_t, uint64_t>> ranges;
-  for (const auto& z : zones) ranges.push_back({z.dest, z.bytes});
+  ranges.reserve(zones.size());
+  for (const auto& z : zones) ranges.emplace_back(z.dest, z.bytes);
   bool changed = false;
   for (const auto& d : plane.compare(got, image, ranges)) changed = changed || d.bytes != 0;
   if (!changed) return std::nullopt;

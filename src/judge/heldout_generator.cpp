@@ -121,8 +121,8 @@ Shape asymmetric(const Task& task, const Shape& base, Draws& d) {
 }  // namespace
 
 const std::vector<std::string>& heldout_categories() {
-  static const std::vector<std::string> k = {"edge", "scale_up", "scale_down", "alignment", "asymmetric", "production"};
-  return k;
+  static const std::vector<std::string> kCategories = {"edge", "scale_up", "scale_down", "alignment", "asymmetric", "production"};
+  return kCategories;
 }
 
 bool is_legal_shape(const Task& task, const Shape& shape) {

@@ -22,26 +22,26 @@ std::string demangle(const std::string& mangled) {
 }  // namespace
 
 std::vector<KernelResources> parse_kernel_resources(const std::string& compile_log) {
-  static const std::regex entry(R"(Compiling entry function '([^']+)')");
-  static const std::regex frame(
+  static const std::regex kEntry(R"(Compiling entry function '([^']+)')");
+  static const std::regex kFrame(
       R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)");
-  static const std::regex used(R"(Used (\d+) registers)");
-  static const std::regex smem(R"((\d+) bytes smem)");
+  static const std::regex kUsed(R"(Used (\d+) registers)");
+  static const std::regex kSmem(R"((\d+) bytes smem)");
   std::vector<KernelResources> out;
   std::istringstream lines(compile_log);
   std::string line;
   std::smatch m;
   while (std::getline(lines, line)) {
-    if (std::regex_search(line, m, entry)) {
+    if (std::regex_search(line, m, kEntry)) {
       out.push_back({demangle(m[1].str()), 0, 0, 0, 0});
     } else if (out.empty()) {
       continue;
-    } else if (std::regex_search(line, m, frame)) {
+    } else if (std::regex_search(line, m, kFrame)) {
       out.back().stack_bytes = std::stoll(m[1].str());
       out.back().spill_bytes = std::stoll(m[2].str()) + std::stoll(m[3].str());
-    } else if (std::regex_search(line, m, used)) {
+    } else if (std::regex_search(line, m, kUsed)) {
       out.back().registers = std::stoi(m[1].str());
-      if (std::smatch s; std::regex_search(line, s, smem))
+      if (std::smatch s; std::regex_search(line, s, kSmem))
         out.back().shared_bytes = std::stoll(s[1].str());
     }
   }

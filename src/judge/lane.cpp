@@ -101,7 +101,7 @@ std::string Lane::prepare(const Shape& shape) {
         output_ranges_.back().first + output_ranges_.back().second == begin) {
       output_ranges_.back().second += end - begin;
     } else {
-      output_ranges_.push_back({begin, end - begin});
+      output_ranges_.emplace_back(begin, end - begin);
     }
   };
   for (size_t i = 0; i < layout_.slots.size(); ++i) {

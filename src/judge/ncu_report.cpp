@@ -50,7 +50,7 @@ bool parse_value(std::string text, double& out) {
 }  // namespace
 
 const std::vector<NcuMetric>& ncu_metrics() {
-  static const std::vector<NcuMetric> m = {
+  static const std::vector<NcuMetric> kMetrics = {
       {"gpu__time_duration.sum", "time"},
       {"sm__throughput.avg.pct_of_peak_sustained_elapsed", "compute %"},
       {"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", "memory %"},
@@ -63,7 +63,7 @@ const std::vector<NcuMetric>& ncu_metrics() {
       {"launch__shared_mem_per_block_static", "static smem"},
       {"launch__shared_mem_per_block_dynamic", "dynamic smem"},
   };
-  return m;
+  return kMetrics;
 }
 
 std::vector<std::string> ncu_arguments(const std::filesystem::path& report_file, int max_launches) {

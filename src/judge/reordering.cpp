@@ -160,7 +160,7 @@ void reorder_csr(const Task& task, const AxisOrder& rows_order,
   const int64_t rows = static_cast<int64_t>(rp.size() / sizeof(int32_t)) - 1;
   const int64_t stored = rows >= 0 ? load<int32_t>(rp.data(), rows) : -1;
   for (size_t e : entry_index) {
-    const int64_t count =
+    const auto count =
         static_cast<int64_t>(in[e]->size() / dtype_size(task.tensors[e].dtype));
     if (rows < 0 || load<int32_t>(rp.data(), 0) != 0 || count != stored)
       throw std::logic_error("csr: '" + c.row_ptr + "' does not describe '" +
@@ -171,8 +171,8 @@ void reorder_csr(const Task& task, const AxisOrder& rows_order,
   store<int32_t>(rp_out.data(), 0, 0);
   int64_t row = 0, pos = 0;
   for (const auto& s : rows_order.segments) {
-    const int32_t first = load<int32_t>(rp.data(), s.source);
-    const int32_t last = load<int32_t>(rp.data(), s.source + s.length);
+    const auto first = load<int32_t>(rp.data(), s.source);
+    const auto last = load<int32_t>(rp.data(), s.source + s.length);
     if (last < first) throw std::logic_error("csr: '" + c.row_ptr + "' decreases");
     for (int64_t j = 1; j <= s.length; ++j)
       store<int32_t>(rp_out.data(), row + j,

@@ -3,7 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
-#include <signal.h>
+#include <signal.h>  // NOLINT(modernize-deprecated-headers): kill, sigset_t are POSIX
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -94,7 +94,7 @@ RunnerClient::RunnerClient(const RunnerSpec& spec, double start_timeout_s) {
   sandbox_.why_off = sandbox_off_reason(spec);
   sandbox_asked_ = sandbox_.why_off.empty();
   if (!sandbox_asked_)
-    extra.push_back(!spec.wrapper.empty() && spec.reads_confined_under_wrapper &&
+    extra.emplace_back(!spec.wrapper.empty() && spec.reads_confined_under_wrapper &&
                             sandbox_off_reason(RunnerSpec{}).empty()
                         ? "--reads-confined-only"
                         : "--no-sandbox");
@@ -103,6 +103,7 @@ RunnerClient::RunnerClient(const RunnerSpec& spec, double start_timeout_s) {
   // async-signal-safe calls (the pool starts runners from its own thread while the judge's
   // allocates: a malloc in the child could wait forever on a lock that thread held).
   std::vector<char*> args;
+  args.reserve(wrapper.size() + 4 + extra.size() + 1);
   for (auto& a : wrapper) args.push_back(a.data());
   for (char* a : {binary.data(), sock_arg.data(), region_arg.data(), flush.data()}) args.push_back(a);
   for (auto& a : extra) args.push_back(a.data());
@@ -117,6 +118,7 @@ RunnerClient::RunnerClient(const RunnerSpec& spec, double start_timeout_s) {
   }
   if (!omp_policy_set) env_strings.emplace_back("OMP_WAIT_POLICY=passive");
   std::vector<char*> envp;
+  envp.reserve(env_strings.size() + 1);
   for (auto& e : env_strings) envp.push_back(e.data());
   envp.push_back(nullptr);
   const std::string cannot_start = std::string("cannot start the runner '") + args[0] + "': ";

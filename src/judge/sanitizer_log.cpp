@@ -7,18 +7,18 @@
 namespace arena {
 
 SanitizerLog parse_sanitizer_log(const std::string& text) {
-  static const std::regex error_summary(R"(ERROR SUMMARY:\s*(\d+)\s+errors?)");
-  static const std::regex race_summary(
+  static const std::regex kErrorSummary(R"(ERROR SUMMARY:\s*(\d+)\s+errors?)");
+  static const std::regex kRaceSummary(
       R"(RACECHECK SUMMARY:\s*\d+\s+hazards?\s+displayed\s*\(\s*(\d+)\s+errors?,\s*(\d+)\s+warnings?\s*\))");
   SanitizerLog log;
   std::istringstream lines(text);
   std::string line;
   std::smatch m;
   while (std::getline(lines, line)) {
-    if (std::regex_search(line, m, error_summary)) {
+    if (std::regex_search(line, m, kErrorSummary)) {
       log.summary_found = true;
       log.errors = std::max<int64_t>(log.errors, std::stoll(m[1].str()));
-    } else if (std::regex_search(line, m, race_summary)) {
+    } else if (std::regex_search(line, m, kRaceSummary)) {
       log.summary_found = true;
       log.errors = std::max<int64_t>(log.errors, std::stoll(m[1].str()));
       log.warnings = std::max<int64_t>(log.warnings, std::stoll(m[2].str()));

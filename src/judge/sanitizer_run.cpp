@@ -75,8 +75,8 @@ SanitizerToolResult run_tool(const Task& task, const Backend& backend,
 }  // namespace
 
 const std::vector<std::string>& sanitizer_tools() {
-  static const std::vector<std::string> tools = {"memcheck", "racecheck", "initcheck", "synccheck"};
-  return tools;
+  static const std::vector<std::string> kTools = {"memcheck", "racecheck", "initcheck", "synccheck"};
+  return kTools;
 }
 
 SanitizerVerdict run_sanitizer(const Task& task, const Backend& backend,

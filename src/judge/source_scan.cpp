@@ -15,7 +15,7 @@ struct Rule {
 };
 
 const std::vector<Rule>& rules() {
-  static const std::vector<Rule> r = {
+  static const std::vector<Rule> kRules = {
       {"side_stream", std::regex(R"(\bcuda(Stream(Create|CreateWithFlags|CreateWithPriority)|StreamPerThread)\b|cudaStreamLegacy|cudaStreamPerThread)"),
        "creates or names a stream other than the one the judge gives: work there is outside the timed window", true},
       {"blocking_call", std::regex(R"(\bcuda(DeviceSynchronize|StreamSynchronize|EventSynchronize|Free|FreeHost|FreeArray)\s*\()"),
@@ -47,7 +47,7 @@ const std::vector<Rule>& rules() {
       {"timer", std::regex(R"(\bcudaEvent(Create|Record|ElapsedTime)\b|\bclock_gettime\b|std::chrono)"),
        "uses timers: a solution has nothing to time, a cheat may (e.g. to detect the timed calls)", false},
   };
-  return r;
+  return kRules;
 }
 
 std::string trim(const std::string& s) {
@@ -106,7 +106,7 @@ std::vector<SourceWarning> scan_source(const std::string& source, const std::str
       if (r.cuda_only && backend != "cuda") continue;
       if (std::find(seen.begin(), seen.end(), r.kind) != seen.end()) continue;
       if (!std::regex_search(line, r.pattern)) continue;
-      seen.push_back(r.kind);
+      seen.emplace_back(r.kind);
       out.push_back({r.kind, number, trim(raw), r.why});
     }
   }

@@ -132,13 +132,13 @@ TimedDataOnDevice::Check TimedDataOnDevice::check(const Lane& lane, bool whole) 
     const auto& s = layout_.slots[i];
     const bool output = task_.tensors[i].role == Role::kOutput;
     if (!output && !whole) continue;
-    ranges.push_back({s.offset, s.bytes});
-    what.push_back({output ? What::kOutput : What::kInput, i});
+    ranges.emplace_back(s.offset, s.bytes);
+    what.emplace_back(output ? What::kOutput : What::kInput, i);
     if (!whole) continue;
-    ranges.push_back({s.offset - g, g});
-    what.push_back({What::kGuard, i});
-    ranges.push_back({s.offset + s.bytes, g});
-    what.push_back({What::kGuard, i});
+    ranges.emplace_back(s.offset - g, g);
+    what.emplace_back(What::kGuard, i);
+    ranges.emplace_back(s.offset + s.bytes, g);
+    what.emplace_back(What::kGuard, i);
   }
   const auto diff = plane_.compare(snapshot_of(lane), expected_, ranges);
   Check c;

@@ -29,6 +29,7 @@ std::string Table::render() const {
   };
   std::string out = line(header_);
   std::vector<std::string> rule;
+  rule.reserve(w.size());
   for (size_t x : w) rule.emplace_back(x, '-');
   out += line(rule);
   for (const auto& r : rows_) out += line(r);
