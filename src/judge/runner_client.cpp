@@ -19,6 +19,7 @@
 #include <map>
 #include <sstream>
 
+#include "core/cpu_list.hpp"
 #include "core/error.hpp"
 #include "core/subprocess.hpp"
 #include "judge/fd_passing.hpp"
@@ -122,6 +123,11 @@ RunnerClient::RunnerClient(const RunnerSpec& spec, double start_timeout_s) {
   for (auto& e : env_strings) envp.push_back(e.data());
   envp.push_back(nullptr);
   const std::string cannot_start = std::string("cannot start the runner '") + args[0] + "': ";
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  for (int c : spec.cpus) CPU_SET(c, &cpus);
+  const std::string cannot_pin =
+      "cannot start the runner on CPUs " + format_cpu_list(spec.cpus) + " (ARENA_RUNNER_CPUS): ";
 
   pid_t pid = fork();
   if (pid < 0) sys_fail("fork");
@@ -145,6 +151,14 @@ RunnerClient::RunnerClient(const RunnerSpec& spec, double start_timeout_s) {
     // forked copy of the judge (a sanitizer build reserves terabytes of address space).
     rlimit no_core{0, 0};
     setrlimit(RLIMIT_CORE, &no_core);
+    if (!spec.cpus.empty() && sched_setaffinity(0, sizeof cpus, &cpus) != 0) {
+      const char* why = strerrordesc_np(errno);
+      (void)!write(2, cannot_pin.data(), cannot_pin.size());
+      if (why != nullptr) (void)!write(2, why, strlen(why));
+      static constexpr char kHint[] = " (is none of them one this machine lets the judge run on?)\n";
+      (void)!write(2, kHint, sizeof kHint - 1);
+      _exit(protocol::kExitSetup);
+    }
     execve(args[0], args.data(), envp.data());
     const char* why = strerrordesc_np(errno);
     (void)!write(2, cannot_start.data(), cannot_start.size());

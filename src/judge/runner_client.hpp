@@ -37,6 +37,9 @@ struct RunnerSpec {
   // Read the CPU time of the runner's threads around every call (CallOutcome::caller_cpu_ns,
   // gone_cpu_ns), for the timer check: about 50 us a call, spent only where the check runs.
   bool thread_cpu_times = false;
+  // The CPUs the runner may run on (its affinity, set before exec); empty: wherever the
+  // scheduler puts it. The CUDA backend's ARENA_RUNNER_CPUS (docs/cli.md).
+  std::vector<int> cpus;
 };
 
 struct CallOutcome {

@@ -48,6 +48,8 @@ std::string RunnerPool::key_of(const RunnerSpec& spec) {
   add(spec.reads_confined_under_wrapper ? "reads-confined" : "-");
   add(spec.thread_cpu_times ? "thread-times" : "-");
   add(std::to_string(spec.start_timeout_s));
+  add("cpus");
+  for (int c : spec.cpus) add(std::to_string(c));
   const char* no_sandbox = std::getenv("ARENA_NO_SANDBOX");
   add(no_sandbox != nullptr ? no_sandbox : "-");
   return key;

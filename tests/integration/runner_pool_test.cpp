@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -131,6 +132,42 @@ TEST_F(RunnerPoolTest, ARunnerIsNotLentForAnotherSpecNorAfterItEnded) {
   std::unique_ptr<RunnerClient> instead = pool.take(ends);
   EXPECT_EQ(pool.lent_ahead(), 0u);
   EXPECT_FALSE(instead->wait_ready());
+}
+
+// RunnerSpec::cpus (the CUDA backend's ARENA_RUNNER_CPUS): the runner's process may run on
+// those CPUs alone, a waiting runner is not lent for a spec with other CPUs, and CPUs the
+// judge may not use fail the start with a message that names them.
+TEST_F(RunnerPoolTest, ARunnerRunsOnTheCpusItsSpecNames) {
+  cpu_set_t mine;
+  ASSERT_EQ(sched_getaffinity(0, sizeof mine, &mine), 0);
+  int cpu = 0;
+  while (cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &mine)) ++cpu;
+  ASSERT_LT(cpu, CPU_SETSIZE);
+  RunnerSpec spec = starter_spec();
+  spec.cpus = {cpu};
+  RunnerClient runner(spec);
+  ASSERT_TRUE(runner.wait_ready()) << runner.start_error();
+  std::vector<int> threads = runner.thread_ids();
+  ASSERT_FALSE(threads.empty());
+  std::ifstream status("/proc/" + std::to_string(threads.front()) + "/status");
+  std::string line, allowed;
+  while (std::getline(status, line))
+    if (line.rfind("Cpus_allowed_list:", 0) == 0) allowed = line.substr(line.find_first_not_of(" \t", 18));
+  EXPECT_EQ(allowed, std::to_string(cpu));
+
+  RunnerPool pool;
+  pool.fill(spec, 1);
+  RunnerSpec anywhere = spec;
+  anywhere.cpus.clear();
+  std::unique_ptr<RunnerClient> other = pool.take(anywhere);
+  EXPECT_EQ(pool.lent_ahead(), 0u);
+  EXPECT_TRUE(other->wait_ready()) << other->start_error();
+
+  RunnerSpec none = spec;
+  none.cpus = {1023};  // no machine this runs on has it
+  RunnerClient refused(none);
+  EXPECT_FALSE(refused.wait_ready());
+  EXPECT_NE(refused.start_error().find("CPUs 1023 (ARENA_RUNNER_CPUS)"), std::string::npos) << refused.start_error();
 }
 
 // The runner's descriptors are 3 (socket) and 4 (region) whatever numbers the judge's copies

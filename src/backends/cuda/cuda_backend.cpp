@@ -2,10 +2,13 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
+#include "core/cpu_list.hpp"
 #include "core/error.hpp"
 #include "core/sha256.hpp"
 #include "core/signature.hpp"
@@ -42,6 +45,32 @@ std::string find_cuda_tool(const char* env, const std::string& name) {
   std::string fallback = "/usr/local/cuda/bin/" + name;
   if (access(fallback.c_str(), X_OK) == 0) return fallback;
   return "";
+}
+
+// The CPUs every runner is pinned to (RunnerSpec::cpus): ARENA_RUNNER_CPUS unset or empty, none;
+// "local", those sysfs lists as the GPU's own (its NUMA node's: /sys/bus/pci/devices/ID/
+// local_cpulist); else a CPU list. A runner's launches and event records go through host memory
+// its process allocated (docs/timing.md, "Is the runner offset the CPU's?").
+std::vector<int> runner_cpus(const std::map<std::string, std::string>& info) {
+  const char* env = std::getenv("ARENA_RUNNER_CPUS");
+  if (env == nullptr || *env == '\0') return {};
+  if (std::string(env) != "local") return parse_cpu_list(env, "ARENA_RUNNER_CPUS");
+  auto bus = info.find("pci_bus_id");
+  if (bus == info.end())
+    throw InputError("ARENA_RUNNER_CPUS=local: the GPU's PCI bus id is not known (no CUDA device is usable); "
+                     "give a CPU list such as 0-7, or unset it");
+  // sysfs names a device domain:bus:device.function in lower case with a 4-digit domain;
+  // the CUDA runtime may write the domain with 8 digits.
+  std::string id = bus->second;
+  for (char& c : id) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (size_t colon = id.find(':'); colon > 4 && colon != std::string::npos) id = id.substr(colon - 4);
+  const std::filesystem::path file = "/sys/bus/pci/devices/" + id + "/local_cpulist";
+  std::ifstream in(file);
+  std::string text;
+  if (!in || !std::getline(in, text))
+    throw InputError("ARENA_RUNNER_CPUS=local: cannot read " + file.string() +
+                     "; give a CPU list such as 0-7, or unset it");
+  return parse_cpu_list(text, file.string());
 }
 
 std::string find_compute_sanitizer() { return find_cuda_tool("ARENA_COMPUTE_SANITIZER", "compute-sanitizer"); }
@@ -159,6 +188,8 @@ CudaBackend::CudaBackend(BackendOptions options, int device) : options_(std::mov
     nvml_ = std::make_unique<NvmlDevice>(info_.count("pci_bus_id") ? info_.at("pci_bus_id") : "");
     info_["telemetry_source"] = nvml_->error().empty() ? "nvml" : "none: " + nvml_->error();
   }
+  runner_cpus_ = runner_cpus(info_);
+  info_["runner_cpus"] = runner_cpus_.empty() ? "any (ARENA_RUNNER_CPUS unset)" : format_cpu_list(runner_cpus_);
 }
 
 std::optional<DeviceTelemetry> CudaBackend::telemetry() const {
@@ -238,6 +269,7 @@ RunnerSpec CudaBackend::runner(const std::filesystem::path& library, int64_t) co
   s.flush_bytes = 0;           // the runner sizes its L2 flush from the device
   s.address_space_bytes = 0;   // a CUDA context reserves far more address space than it uses
   s.extra_args = {std::to_string(device_)};
+  s.cpus = runner_cpus_;
   return s;
 }
 

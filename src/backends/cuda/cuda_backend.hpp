@@ -53,6 +53,7 @@ class CudaBackend : public Backend {
   std::string toolchain_;
   std::string arch_;
   std::map<std::string, std::string> info_;
+  std::vector<int> runner_cpus_;  // ARENA_RUNNER_CPUS: every runner's CPUs (empty: any)
   std::unique_ptr<NvmlDevice> nvml_;  // null when no device is usable
 };
 
