@@ -1,5 +1,7 @@
 #include "core/cpu_list.hpp"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -46,6 +48,26 @@ std::vector<int> parse_cpu_list(std::string_view text, const std::string& what) 
   std::sort(cpus.begin(), cpus.end());
   cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
   return cpus;
+}
+
+std::vector<int> allowed_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return {};
+  std::vector<int> cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  return cpus;
+}
+
+void check_cpus_allowed(const std::vector<int>& cpus, const std::string& what) {
+  const std::vector<int> allowed = allowed_cpus();
+  std::vector<int> missing;
+  for (int c : cpus)
+    if (!std::binary_search(allowed.begin(), allowed.end(), c)) missing.push_back(c);
+  if (missing.empty()) return;
+  throw InputError(what + ": CPUs " + format_cpu_list(missing) + " are not ones this process may run on (it may use " +
+                   format_cpu_list(allowed) + "); name CPUs among those, or unset it");
 }
 
 std::string format_cpu_list(const std::vector<int>& cpus) {

@@ -27,6 +27,21 @@ TEST(CpuList, WhatIsNotAListIsAnErrorNamingItsSource) {
   }
 }
 
+TEST(CpuList, CpusThisProcessMayNotUseAreAnErrorNamingThem) {
+  const std::vector<int> mine = allowed_cpus();
+  ASSERT_FALSE(mine.empty());
+  EXPECT_NO_THROW(check_cpus_allowed(mine, "ARENA_RUNNER_CPUS"));
+  EXPECT_NO_THROW(check_cpus_allowed({mine.front()}, "ARENA_RUNNER_CPUS"));
+  try {
+    check_cpus_allowed({mine.front(), 1023}, "ARENA_RUNNER_CPUS");
+    ADD_FAILURE() << "CPU 1023 accepted";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("ARENA_RUNNER_CPUS: CPUs 1023 are not"), std::string::npos) << what;
+    EXPECT_NE(what.find(format_cpu_list(mine)), std::string::npos) << what;
+  }
+}
+
 TEST(CpuList, WritesTheShortestList) {
   EXPECT_EQ(format_cpu_list({0, 1, 2, 3, 8}), "0-3,8");
   EXPECT_EQ(format_cpu_list({4}), "4");

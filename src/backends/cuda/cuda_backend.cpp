@@ -2,10 +2,12 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "core/cpu_list.hpp"
@@ -54,7 +56,11 @@ std::string find_cuda_tool(const char* env, const std::string& name) {
 std::vector<int> runner_cpus(const std::map<std::string, std::string>& info) {
   const char* env = std::getenv("ARENA_RUNNER_CPUS");
   if (env == nullptr || *env == '\0') return {};
-  if (std::string(env) != "local") return parse_cpu_list(env, "ARENA_RUNNER_CPUS");
+  if (std::string(env) != "local") {
+    std::vector<int> cpus = parse_cpu_list(env, "ARENA_RUNNER_CPUS");
+    check_cpus_allowed(cpus, "ARENA_RUNNER_CPUS");
+    return cpus;
+  }
   auto bus = info.find("pci_bus_id");
   if (bus == info.end())
     throw InputError("ARENA_RUNNER_CPUS=local: the GPU's PCI bus id is not known (no CUDA device is usable); "
@@ -70,7 +76,15 @@ std::vector<int> runner_cpus(const std::map<std::string, std::string>& info) {
   if (!in || !std::getline(in, text))
     throw InputError("ARENA_RUNNER_CPUS=local: cannot read " + file.string() +
                      "; give a CPU list such as 0-7, or unset it");
-  return parse_cpu_list(text, file.string());
+  // Those of them this process may use (a cgroup may keep some from it).
+  std::vector<int> local = parse_cpu_list(text, file.string()), usable;
+  const std::vector<int> allowed = allowed_cpus();
+  std::set_intersection(local.begin(), local.end(), allowed.begin(), allowed.end(), std::back_inserter(usable));
+  if (usable.empty())
+    throw InputError("ARENA_RUNNER_CPUS=local: the GPU's CPUs (" + format_cpu_list(local) + ", " + file.string() +
+                     ") are none this process may run on (it may use " + format_cpu_list(allowed) +
+                     "); give a CPU list, or unset it");
+  return usable;
 }
 
 std::string find_compute_sanitizer() { return find_cuda_tool("ARENA_COMPUTE_SANITIZER", "compute-sanitizer"); }
