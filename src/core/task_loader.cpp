@@ -235,8 +235,7 @@ Tolerance default_tolerance(DType t) {
   return {};
 }
 
-Task load_task(const fs::path& dir_in) {
-  const fs::path& dir = dir_in;
+Task load_task(const fs::path& dir) {
   fs::path file = dir / "task.yaml";
   if (!fs::is_regular_file(file))
     throw InputError(file.string() + ": no task.yaml here; a task directory holds task.yaml, "

@@ -151,20 +151,18 @@ RunnerClient::RunnerClient(const RunnerSpec& spec, double start_timeout_s) {
     // forked copy of the judge (a sanitizer build reserves terabytes of address space).
     rlimit no_core{0, 0};
     setrlimit(RLIMIT_CORE, &no_core);
-    if (!spec.cpus.empty() && sched_setaffinity(0, sizeof cpus, &cpus) != 0) {
+    // What failed, errno's words and `tail` to the log, then the setup exit (no allocation).
+    auto fail_setup = [](const std::string& what, const char* tail) {
       const char* why = strerrordesc_np(errno);
-      (void)!write(2, cannot_pin.data(), cannot_pin.size());
+      (void)!write(2, what.data(), what.size());
       if (why != nullptr) (void)!write(2, why, strlen(why));
-      static constexpr char kHint[] = " (is none of them one this machine lets the judge run on?)\n";
-      (void)!write(2, kHint, sizeof kHint - 1);
+      (void)!write(2, tail, strlen(tail));
       _exit(protocol::kExitSetup);
-    }
+    };
+    if (!spec.cpus.empty() && sched_setaffinity(0, sizeof cpus, &cpus) != 0)
+      fail_setup(cannot_pin, " (is none of them one this machine lets the judge run on?)\n");
     execve(args[0], args.data(), envp.data());
-    const char* why = strerrordesc_np(errno);
-    (void)!write(2, cannot_start.data(), cannot_start.size());
-    if (why != nullptr) (void)!write(2, why, strlen(why));
-    (void)!write(2, "\n", 1);
-    _exit(protocol::kExitSetup);
+    fail_setup(cannot_start, "\n");
   }
   setpgid(pid, pid);
   close(sv[1]);
