@@ -42,6 +42,9 @@ class Backend {
   // CPU time the kernel charged to the runner's threads bounds from below (timer_check.hpp).
   // CUDA's is the device's event time, which host CPU time does not bound.
   virtual bool times_on_host_clock() const { return false; }
+  // How many runner processes each timed side is spread over by default (judge/timed_runners.hpp;
+  // ARENA_TIMED_RUNNERS overrides).
+  virtual int timed_runners() const { return 1; }
   // Why this backend cannot run solutions here (no device visible...); "" when it can.
   // Compiling works either way.
   virtual std::string unavailable() const { return ""; }

@@ -26,6 +26,7 @@
 #include "judge/outside_stream.hpp"
 #include "judge/placements.hpp"
 #include "judge/timed_data_on_device.hpp"
+#include "judge/timed_runners.hpp"
 #include "judge/timer_check.hpp"
 #include "judge/timing_loop.hpp"
 
@@ -78,10 +79,12 @@ class Judge {
   // `window_overhead`: what comes off each timed call's device time (window_overhead.hpp); nullopt
   // for graph replays and host-clock backends.
   // `placements`: how many places each timed side rotates through (placements.hpp).
+  // `timed_runners`: how many runner processes each timed side is spread over (timed_runners.hpp).
   Judge(const Task& task, const Backend& backend, const JudgeOptions& options, Verdict& verdict,
-        std::optional<double> window_overhead, int placements)
+        std::optional<double> window_overhead, int placements, int timed_runners)
       : task_(task), backend_(backend), options_(options), v_(verdict),
-        window_overhead_(window_overhead), placements_(placements) {}
+        window_overhead_(window_overhead), placements_(placements),
+        timed_runners_(options.timing ? timed_runners : 1) {}
 
   void run(const std::string& source) {
     v_.warnings = scan_source(source, backend_.name());
@@ -118,8 +121,11 @@ class Judge {
     reference_ = std::make_unique<Lane>(backend_, task_, reference, max_region);
     candidate_ = std::make_unique<Lane>(backend_, task_, c.library, max_region);
     if (needs_baseline()) baseline_ = std::make_unique<Lane>(backend_, task_, baseline, max_region);
-    for (Lane* timed : {candidate_.get(), baseline_.get()})
-      if (timed != nullptr) timed->use_placements(placements_);
+    for (Lane* timed : {candidate_.get(), baseline_.get()}) {
+      if (timed == nullptr) continue;
+      timed->use_placements(placements_);
+      timed->use_runners(timed_runners_);  // its checked calls use the first
+    }
     // Where the backend has a device helper, every lane's device buffers are the helper's: the
     // checked calls and the timed ones lay out and check their tensors there
     // (judge/checked_calls.hpp, judge/timed_data_on_device.hpp).
@@ -201,11 +207,12 @@ class Judge {
 
   RunnerPool& pool() { return options_.runners != nullptr ? *options_.runners : own_runners_; }
 
-  // Has the pool start what this eval's lanes will take: a runner per lane, and the device
-  // helper where the backend has one.
+  // Has the pool start what this eval's lanes will take: a runner per lane (a timed lane's
+  // several: timed_runners.hpp), and the device helper where the backend has one.
   void start_ahead() {
     if (auto helper = backend_.device_helper()) pool().fill_plane(*helper);
-    pool().fill(lane_runner_spec(backend_, {}, 0), needs_baseline() ? 3 : 2);
+    pool().fill(lane_runner_spec(backend_, {}, 0),
+                static_cast<size_t>(1 + timed_runners_ + (needs_baseline() ? timed_runners_ : 0)));
   }
 
   double timeout() const {
@@ -569,6 +576,12 @@ class Judge {
     tm.checked_on_device = on_device != nullptr;
     tm.checked_on_host_because = host_path_reason;
     tm.placements = on_device ? candidate_->placements() : 1;
+    tm.runners = candidate_->runners();
+    tm.candidate_runner_medians_ns = r.candidate.median_per_runner(tm.runners);
+    if (base) {
+      tm.baseline_runners = base->runners();
+      tm.baseline_runner_medians_ns = r.baseline.median_per_runner(tm.baseline_runners);
+    }
     if (fresh) {
       tm.inputs_per_call = "reordered along";
       for (size_t k = 0; k < task_.equivariant.size(); ++k)
@@ -711,6 +724,7 @@ class Judge {
   Verdict& v_;
   const std::optional<double> window_overhead_;
   const int placements_;
+  const int timed_runners_;  // 1 where nothing is timed
   RunnerPool own_runners_;  // where options_.runners is null; first: it outlives its lanes
   std::unique_ptr<DevicePlane> plane_;  // before the lanes: they map its buffers
   std::unique_ptr<Lane> reference_;
@@ -741,8 +755,9 @@ Verdict judge_solution(const Task& task, const Backend& backend, const std::stri
   // Graph replays and host-clock times keep their windows whole (window_overhead.hpp).
   if (options.graph_launches > 0 || backend.times_on_host_clock()) overhead.reset();
   const int placements = wanted_placements();  // as early, for the same reason
+  const int timed_runners = wanted_timed_runners(backend.timed_runners());
   double t0 = now_seconds();
-  Judge judge(task, backend, options, v, overhead, placements);
+  Judge judge(task, backend, options, v, overhead, placements, timed_runners);
   try {
     judge.run(source);
   } catch (const InternalError& e) {

@@ -30,7 +30,8 @@ Lane::Lane(const Backend& backend, const Task& task, std::filesystem::path libra
       max_region_bytes_(max_region_bytes) {}
 
 Lane::~Lane() {
-  if (device_buffer_.fd >= 0) close(device_buffer_.fd);
+  for (const Runner& r : runners_)
+    if (r.device_buffer.fd >= 0) close(r.device_buffer.fd);
 }
 
 RunnerSpec lane_runner_spec(const Backend& backend, const std::filesystem::path& library, int64_t max_region_bytes) {
@@ -40,61 +41,100 @@ RunnerSpec lane_runner_spec(const Backend& backend, const std::filesystem::path&
 }
 
 void Lane::start() {
-  if (!runner_ || !runner_->alive()) {
+  // Fewer wanted than held: the extra ones end (their destructors reap them), their buffers go.
+  while (runners_.size() > static_cast<size_t>(wanted_runners_)) {
+    if (plane_ != nullptr) plane_->release(runners_.back().device_buffer);
+    runners_.pop_back();
+  }
+  runners_.resize(static_cast<size_t>(wanted_runners_));
+  if (current_ >= runners_.size()) current_ = 0;
+  for (Runner& r : runners_) {
+    if (r.client && r.client->alive()) continue;
     if (spec_) {
       RunnerSpec spec = *spec_;
       spec.thread_cpu_times = backend_.times_on_host_clock();
-      runner_ = std::make_unique<RunnerClient>(spec);
+      r.client = std::make_unique<RunnerClient>(spec);
     } else {
       RunnerSpec spec = lane_runner_spec(backend_, library_, max_region_bytes_);
-      runner_ = pool_ != nullptr ? pool_->take(spec) : std::make_unique<RunnerClient>(spec);
+      r.client = pool_ != nullptr ? pool_->take(spec) : std::make_unique<RunnerClient>(spec);
     }
-    counted_start_ = false;
+    r.counted_start = false;
   }
 }
 
+void Lane::use_runner(int i) {
+  if (i < 0 || i >= runners()) throw InternalError("runner " + std::to_string(i) + " of a lane with " + std::to_string(runners()));
+  current_ = static_cast<size_t>(i);
+  use_placement(runners_[current_].placement);
+}
+
 std::optional<int> Lane::quit(double timeout_s) {
-  return runner_ ? runner_->quit(timeout_s) : std::nullopt;
+  return !runners_.empty() && runners_[0].client ? runners_[0].client->quit(timeout_s) : std::nullopt;
 }
 
 void Lane::stop_soon() {
-  if (runner_) runner_->stop_soon();
+  for (Runner& r : runners_)
+    if (r.client) r.client->stop_soon();
+}
+
+bool Lane::allocate_device_buffers(int placements, std::string* why) {
+  const uint64_t bytes = placements > 1 ? placements * placement_stride(layout_.total_bytes) : layout_.total_bytes;
+  for (Runner& r : runners_) {
+    r.device_buffer = plane_->allocate(bytes, /*exported=*/true, why);
+    if (r.device_buffer.id != 0) continue;
+    for (Runner& other : runners_) {
+      plane_->release(other.device_buffer);
+    }
+    return false;
+  }
+  return true;
 }
 
 std::string Lane::prepare(const Shape& shape) {
   start();
-  bool ready = runner_->wait_ready();
-  if (!counted_start_) {
-    runner_start_seconds_ += runner_->waited_seconds();
-    counted_start_ = true;
+  // They started side by side: waiting for each in turn waits about as long as for the slowest.
+  for (size_t i = 0; i < runners_.size(); ++i) {
+    Runner& r = runners_[i];
+    bool ready = r.client->wait_ready();
+    if (!r.counted_start) {
+      runner_start_seconds_ += r.client->waited_seconds();
+      r.counted_start = true;
+    }
+    if (!ready) {
+      failed_ = i;
+      return r.client->start_error();
+    }
   }
-  if (!ready) return runner_->start_error();
   dims_.clear();
   for (const auto& t : task_.tensors) dims_.push_back(task_.dims(t, shape));
   layout_ = make_layout(tensor_bytes(task_, shape));
-  if (plane_ != nullptr) plane_->release(device_buffer_);  // the runner's mapping keeps it until remapped
+  for (Runner& r : runners_) {
+    if (plane_ != nullptr) plane_->release(r.device_buffer);  // the runner's mapping keeps it until remapped
+  }
   placements_ = 1;
   if (plane_ != nullptr && (device_plane_off_ = plane_->unavailable()).empty()) {
-    // Several placements where they fit (judge/placements.hpp); else one, as the region needs.
-    placements_ = placements_for(layout_.total_bytes, wanted_placements_);
-    if (placements_ > 1)
-      device_buffer_ = plane_->allocate(placements_ * placement_stride(layout_.total_bytes), /*exported=*/true,
-                                        &device_plane_off_);
-    if (device_buffer_.id == 0) {
+    // Several placements where they fit (judge/placements.hpp), the wanted ones shared out
+    // among the runners; else one, as the region needs.
+    const int per_runner = (wanted_placements_ + runners() - 1) / runners();
+    placements_ = placements_for(layout_.total_bytes, per_runner);
+    if (placements_ == 1 || !allocate_device_buffers(placements_, &device_plane_off_)) {
       placements_ = 1;
       device_plane_off_.clear();  // the one placement may fit where all did not
-      device_buffer_ = plane_->allocate(layout_.total_bytes, /*exported=*/true, &device_plane_off_);
+      allocate_device_buffers(1, &device_plane_off_);
     }
   }
-  if (device_buffer_.id != 0) {
-    runner_->map_region(layout_.total_bytes, device_buffer_.fd, device_buffer_.bytes);
-  } else {
-    runner_->map_region(layout_.total_bytes);  // the runner's own device buffers
+  for (Runner& r : runners_) {
+    if (r.device_buffer.id != 0) {
+      r.client->map_region(layout_.total_bytes, r.device_buffer.fd, r.device_buffer.bytes);
+    } else {
+      r.client->map_region(layout_.total_bytes);  // the runner's own device buffers
+    }
+    r.placement = 0;
+    r.inputs_on_device = false;
   }
   offsets_.clear();
   for (const auto& s : layout_.slots) offsets_.push_back(s.offset);
-  use_placement(0);
-  inputs_on_device_ = false;
+  use_runner(0);
   output_ranges_.clear();
   auto add_range = [&](uint64_t begin, uint64_t end) {
     if (!output_ranges_.empty() &&
@@ -124,32 +164,37 @@ std::string Lane::prepare(const Shape& shape) {
   return "";
 }
 
-DevicePlane::Buffer Lane::placement(int j) const {
-  if (device_buffer_.id == 0 || j < 0 || j >= placements_)
-    throw InternalError("placement " + std::to_string(j) + " of a lane with " + std::to_string(placements_));
-  return device_buffer_.view(static_cast<uint64_t>(j) * placement_stride(layout_.total_bytes), layout_.total_bytes);
+DevicePlane::Buffer Lane::placement(int runner, int j) const {
+  if (runner < 0 || runner >= runners() || runners_[static_cast<size_t>(runner)].device_buffer.id == 0 || j < 0 ||
+      j >= placements_)
+    throw InternalError("placement " + std::to_string(j) + " of runner " + std::to_string(runner) + " of a lane with " +
+                        std::to_string(runners()) + " runner(s) of " + std::to_string(placements_));
+  return runners_[static_cast<size_t>(runner)].device_buffer.view(
+      static_cast<uint64_t>(j) * placement_stride(layout_.total_bytes), layout_.total_bytes);
 }
 
 void Lane::use_placement(int j) {
-  placement_ = j;
+  runners_.at(current_).placement = j;
   call_offsets_ = offsets_;
-  if (device_buffer_.id == 0) return;
-  placement_view_ = placement(j);
+  if (!on_plane()) return;
+  placement_view_ = placement(runner_index(), j);
   for (auto& o : call_offsets_) o += placement_view_.base;
 }
 
 void Lane::next_placement() {
-  use_placement((placement_ + 1) % placements_);
+  use_placement((runners_.at(current_).placement + 1) % placements_);
 }
 
 void Lane::write_inputs(const std::vector<HostBuffer>& inputs) {
-  size_t k = 0;
-  for (size_t i = 0; i < task_.tensors.size(); ++i) {
-    if (task_.tensors[i].role != Role::kInput) continue;
-    const HostBuffer& src = inputs.at(k++);
-    parallel_copy(runner_->region() + layout_.slots[i].offset, src.data(), src.size());
+  for (Runner& r : runners_) {
+    size_t k = 0;
+    for (size_t i = 0; i < task_.tensors.size(); ++i) {
+      if (task_.tensors[i].role != Role::kInput) continue;
+      const HostBuffer& src = inputs.at(k++);
+      parallel_copy(r.client->region() + layout_.slots[i].offset, src.data(), src.size());
+    }
+    r.inputs_on_device = false;
   }
-  inputs_on_device_ = false;
 }
 
 template <typename Fill>
@@ -164,7 +209,7 @@ void Lane::for_each_poisoned_output(uint64_t nonce, Fill fill) {
 
 void Lane::poison_outputs(uint64_t nonce) {
   for_each_poisoned_output(nonce, [&](const Poison& p, const BufferLayout::Slot& s, size_t size) {
-    fill_poison(p, runner_->region() + s.offset, s.bytes / size);
+    fill_poison(p, runner().region() + s.offset, s.bytes / size);
   });
 }
 
@@ -177,7 +222,7 @@ void Lane::poison_outputs_on_device(uint64_t nonce) {
 
 void Lane::arm_guards(uint64_t key) {
   guard_key_ = key;
-  fill_guards(runner_->region(), layout_, key);
+  for (Runner& r : runners_) fill_guards(r.client->region(), layout_, key);
 }
 
 CallOutcome Lane::call(double timeout_s, bool cold, uint32_t flags, uint32_t graph_launches,
@@ -186,42 +231,47 @@ CallOutcome Lane::call(double timeout_s, bool cold, uint32_t flags, uint32_t gra
   // Inputs go up whenever they were written since the last upload; outputs and guards always.
   const bool ranged = transfer == Transfer::kOutputs && output_ranges_.size() <= protocol::kMaxRanges;
   const auto& ranges = ranged ? output_ranges_ : kWhole;
+  RunnerClient& runner = this->runner();
+  bool& inputs_on_device = runners_[current_].inputs_on_device;
   if (transfer != Transfer::kNone) {
-    CallOutcome up = runner_->transfer(protocol::Op::kUpload, timeout_s,
-                                       ranged && inputs_on_device_ ? ranges : kWhole);
+    CallOutcome up = runner.transfer(protocol::Op::kUpload, timeout_s, ranged && inputs_on_device ? ranges : kWhole);
     if (up.kind != CallOutcome::Kind::kOk) return up;
-    inputs_on_device_ = true;
+    inputs_on_device = true;
   } else {
-    inputs_on_device_ = false;  // the region's inputs are not what the device holds now
+    inputs_on_device = false;  // the region's inputs are not what the device holds now
   }
-  if (cold && !runner_->flush_caches(timeout_s))
+  if (cold && !runner.flush_caches(timeout_s))
     return {CallOutcome::Kind::kCrash, 0, 0, "the runner died while evicting the caches"};
-  CallOutcome o = runner_->call(call_offsets_, scalars_, timeout_s, flags, graph_launches);
+  CallOutcome o = runner.call(call_offsets_, scalars_, timeout_s, flags, graph_launches);
   if (o.kind != CallOutcome::Kind::kOk || transfer == Transfer::kNone) return o;
-  CallOutcome down = runner_->transfer(protocol::Op::kDownload, timeout_s, ranges);
+  CallOutcome down = runner.transfer(protocol::Op::kDownload, timeout_s, ranges);
   return down.kind == CallOutcome::Kind::kOk ? o : down;
 }
 
 bool Lane::download_all(double timeout_s) {
-  return runner_->transfer(protocol::Op::kDownload, timeout_s).kind == CallOutcome::Kind::kOk;
+  for (Runner& r : runners_)
+    if (r.client->transfer(protocol::Op::kDownload, timeout_s).kind != CallOutcome::Kind::kOk) return false;
+  return true;
 }
 
 std::optional<GuardViolation> Lane::check_guards() const {
-  return arena::check_guards(runner_->region(), layout_, guard_key_);
+  return arena::check_guards(runner().region(), layout_, guard_key_);
 }
 
 std::optional<size_t> Lane::changed_input(const std::vector<HostBuffer>& pristine) const {
-  size_t k = 0;
-  for (size_t i = 0; i < task_.tensors.size(); ++i) {
-    if (task_.tensors[i].role != Role::kInput) continue;
-    const HostBuffer& p = pristine.at(k++);
-    if (!parallel_equal(runner_->region() + layout_.slots[i].offset, p.data(), p.size())) return i;
+  for (const Runner& r : runners_) {
+    size_t k = 0;
+    for (size_t i = 0; i < task_.tensors.size(); ++i) {
+      if (task_.tensors[i].role != Role::kInput) continue;
+      const HostBuffer& p = pristine.at(k++);
+      if (!parallel_equal(r.client->region() + layout_.slots[i].offset, p.data(), p.size())) return i;
+    }
   }
   return std::nullopt;
 }
 
 const void* Lane::tensor(size_t i) const {
-  return runner_->region() + layout_.slots.at(i).offset;
+  return runner().region() + layout_.slots.at(i).offset;
 }
 
 HostBuffer Lane::copy_tensor(size_t i) const {

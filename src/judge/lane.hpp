@@ -1,6 +1,11 @@
 // A lane: one compiled solution in its own runner, with its buffers laid out for one shape.
 // The judge drives three: the reference (trusted), the candidate and the baseline (each
 // untrusted, each alone in its process). A lane whose runner died starts a fresh one.
+//
+// A timed lane may hold its solution in several runners (use_runners: judge/timed_runners.hpp):
+// each its own process with its own shared region and device buffer, all loaded with the same
+// library and laid out for the same shape. Calls go to the current runner (use_runner); the
+// checked calls use the first. What a lane writes for every call (inputs, guards) goes to all.
 #pragma once
 
 #include <cstdint>
@@ -45,15 +50,23 @@ class Lane {
   void use_device_plane(DevicePlane* plane) { plane_ = plane; }
   // A timed lane's device buffer holds its region `n` times (judge/placements.hpp: fewer where
   // the region is large), from the next prepare() on; 1 (the default) for one.
+  // With several runners, each runner's buffer holds ceil(n / runners) of them.
   void use_placements(int n) { wanted_placements_ = n; }
-  // Starts a runner if none is alive, without waiting for it to be ready.
+  // How many runners the lane holds its solution in, from the next start() on (1: the default).
+  void use_runners(int n) { wanted_runners_ = n < 1 ? 1 : n; }
+  int runners() const { return static_cast<int>(runners_.size()); }
+  // The runner that the next calls go to (0 <= i < runners()); prepare() makes it the first.
+  void use_runner(int i);
+  int runner_index() const { return static_cast<int>(current_); }
+  // Starts runners until as many as wanted are alive, without waiting for them to be ready.
   void start();
   // Asks the runner to quit and waits up to `timeout_s` for it: its exit code (RunnerClient::quit).
+  // The first runner's (the lane has one where this is used: sanitizer, profile).
   std::optional<int> quit(double timeout_s);
-  // Kills the runner without waiting for it (RunnerClient::stop_soon); the destructor reaps it.
+  // Kills the runners without waiting for them (RunnerClient::stop_soon); the destructor reaps them.
   void stop_soon();
-  // Lays the buffers out for `shape`, starting a runner if none is alive. Returns an error
-  // message when the runner cannot load the solution, else "".
+  // Lays the buffers out for `shape` in every runner, starting those not alive. Returns an
+  // error message when a runner cannot load the solution, else "".
   std::string prepare(const Shape& shape);
 
   void write_inputs(const std::vector<HostBuffer>& inputs);
@@ -76,24 +89,26 @@ class Lane {
   // that changes them is found by the next download_all()).
   CallOutcome call(double timeout_s, bool cold = false, uint32_t flags = 0, uint32_t graph_launches = 0,
                    Transfer transfer = Transfer::kWhole);
-  // The whole region back from the device (after outputs-only calls); false if the runner died.
+  // Every runner's whole region back from the device (after outputs-only calls); false if one died.
   bool download_all(double timeout_s);
-  int runner_threads() const { return runner_->thread_count(); }
-  // The runner's thread ids, and whether one is running (not exiting): RunnerClient's.
-  std::vector<int> runner_thread_ids() const { return runner_->thread_ids(); }
-  bool runner_thread_running(int tid) const { return runner_->thread_running(tid); }
-  // After a prepare() that failed: how the runner's start failed (RunnerClient::start_failure_kind).
-  CallOutcome::Kind start_failure_kind() const { return runner_->start_failure_kind(); }
+  // The current runner's.
+  int runner_threads() const { return runner().thread_count(); }
+  // The current runner's thread ids, and whether one is running (not exiting): RunnerClient's.
+  std::vector<int> runner_thread_ids() const { return runner().thread_ids(); }
+  bool runner_thread_running(int tid) const { return runner().thread_running(tid); }
+  // After a prepare() that failed: how the failing runner's start failed (RunnerClient::start_failure_kind).
+  CallOutcome::Kind start_failure_kind() const { return runners_.at(failed_).client->start_failure_kind(); }
   // Whether the current runner runs under its seccomp profile (known once prepare() succeeded).
-  const SandboxState& sandbox() const { return runner_->sandbox(); }
+  const SandboxState& sandbox() const { return runner().sandbox(); }
 
+  // The current runner's guards.
   std::optional<GuardViolation> check_guards() const;
   // The key of the last arm_guards().
   uint64_t guard_key() const { return guard_key_; }
-  // The index of the first input whose bytes differ from `pristine`, if any.
+  // The index of the first input whose bytes differ from `pristine` in any runner's region, if any.
   std::optional<size_t> changed_input(const std::vector<HostBuffer>& pristine) const;
 
-  // Tensor `i` in task order.
+  // Tensor `i` in task order, in the current runner's region.
   const void* tensor(size_t i) const;
   HostBuffer copy_tensor(size_t i) const;
   const Poison& poison(size_t i) const { return poisons_[i]; }
@@ -103,15 +118,16 @@ class Lane {
   double runner_start_seconds() const { return runner_start_seconds_; }
 
   const BufferLayout& layout() const { return layout_; }
-  // The device plane's buffer this lane's runner works on (its current placement: a view of the
+  // The device plane's buffer the current runner works on (its current placement: a view of the
   // layout's size); nullptr when it has its own.
-  const DevicePlane::Buffer* device_buffer() const { return device_buffer_.id != 0 ? &placement_view_ : nullptr; }
-  // Its placements (1 where it has none of the plane's): placement j of its device buffer; the
-  // next calls (and device_buffer()) on placement (current + 1) mod placements().
+  const DevicePlane::Buffer* device_buffer() const { return on_plane() ? &placement_view_ : nullptr; }
+  // Its placements per runner (1 where it has none of the plane's): placement j of runner r's
+  // device buffer; the current runner's next calls (and device_buffer()) on its placement
+  // (current + 1) mod placements(). Each runner keeps its own place in the rotation.
   int placements() const { return placements_; }
-  DevicePlane::Buffer placement(int j) const;
+  DevicePlane::Buffer placement(int runner, int j) const;
   void next_placement();
-  DevicePlane* device_plane() const { return device_buffer_.id != 0 ? plane_ : nullptr; }
+  DevicePlane* device_plane() const { return on_plane() ? plane_ : nullptr; }
   // Why the lane's device buffers are its own although a plane was given ("" otherwise).
   const std::string& device_plane_off() const { return device_plane_off_; }
 
@@ -122,32 +138,44 @@ class Lane {
   int64_t max_region_bytes_;
   std::optional<RunnerSpec> spec_;
   RunnerPool* pool_ = nullptr;
-  std::unique_ptr<RunnerClient> runner_;
+  // One process holding the solution, with what the lane keeps per process.
+  struct Runner {
+    std::unique_ptr<RunnerClient> client;
+    DevicePlane::Buffer device_buffer;  // the allocation, all placements (id 0: its own buffers)
+    int placement = 0;
+    bool inputs_on_device = false;  // uploaded since the last write_inputs() or prepare()
+    bool counted_start = false;
+  };
+  std::vector<Runner> runners_;
+  size_t current_ = 0;
+  size_t failed_ = 0;  // the runner whose start the last failed prepare() reports
+  int wanted_runners_ = 1;
+  RunnerClient& runner() const { return *runners_.at(current_).client; }
+  bool on_plane() const { return !runners_.empty() && runners_[current_].device_buffer.id != 0; }
+  // Gives every runner a device buffer of the plane with `placements` placements; false (all
+  // released, *why set) when one does not fit.
+  bool allocate_device_buffers(int placements, std::string* why);
   BufferLayout layout_;
   std::vector<std::vector<int64_t>> dims_;
   std::vector<Poison> poisons_;
   std::vector<protocol::ScalarValue> scalars_;
   std::vector<uint64_t> offsets_;
   std::vector<std::pair<uint64_t, uint64_t>> output_ranges_;  // outputs and every guard zone
-  bool inputs_on_device_ = false;  // uploaded since the last write_inputs() or prepare()
   uint64_t guard_key_ = 0;
   double runner_start_seconds_ = 0;
-  bool counted_start_ = false;
   // Draws each output's poison for `nonce` into poisons_ and has `fill(poison, slot, element
   // bytes)` write it.
   template <typename Fill>
   void for_each_poisoned_output(uint64_t nonce, Fill fill);
 
-  // Sets the current placement: its view and the calls' offsets.
+  // Sets the current runner's placement to `j`: its view and the calls' offsets.
   void use_placement(int j);
 
   DevicePlane* plane_ = nullptr;
-  DevicePlane::Buffer device_buffer_;  // the allocation, all placements
   DevicePlane::Buffer placement_view_;
   int wanted_placements_ = 1;
   int placements_ = 1;
-  int placement_ = 0;
-  std::vector<uint64_t> call_offsets_;  // offsets_ moved to the current placement
+  std::vector<uint64_t> call_offsets_;  // offsets_ moved to the current runner's placement
   std::string device_plane_off_;
 };
 

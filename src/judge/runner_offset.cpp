@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "judge/device_rows.hpp"
+#include "judge/timed_runners.hpp"
 
 namespace arena {
 namespace {
@@ -32,11 +33,13 @@ std::optional<double> runner_offset_sd_ns(const std::string& device_name) {
   return r->sd_ns;
 }
 
-double runner_offset_uncertainty(double sd_ns, double candidate_ns, double baseline_ns) {
+double runner_offset_uncertainty(double sd_ns, double candidate_ns, double baseline_ns, int candidate_runners,
+                                 int baseline_runners) {
   if (sd_ns <= 0 || candidate_ns <= 0 || baseline_ns <= 0) return 0;
-  // log(speedup) = log(b) - log(c); each median carries an offset of sd_ns: relative sd
-  // sd_ns / median each, independent.
-  return 1.96 * sd_ns * std::hypot(1 / candidate_ns, 1 / baseline_ns);
+  // log(speedup) = log(b) - log(c); each median carries the mean of its runners' offsets, of
+  // sd_ns / sqrt(runners): relative sd that over the median each, independent.
+  return 1.96 * std::hypot(offset_sd_over_runners(sd_ns, candidate_runners) / candidate_ns,
+                           offset_sd_over_runners(sd_ns, baseline_runners) / baseline_ns);
 }
 
 }  // namespace arena

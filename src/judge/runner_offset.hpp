@@ -18,8 +18,10 @@ namespace arena {
 // a table row's name ("NVIDIA H200" -> H200); nullopt where it was never measured.
 std::optional<double> runner_offset_sd_ns(const std::string& device_name);
 
-// The relative half-width (95 %) that the two runners' offsets, `sd_ns` each, add to the speedup
-// of a candidate median `candidate_ns` over a baseline median `baseline_ns`.
-double runner_offset_uncertainty(double sd_ns, double candidate_ns, double baseline_ns);
+// The relative half-width (95 %) that the runners' offsets, `sd_ns` each, add to the speedup
+// of a candidate median `candidate_ns` over a baseline median `baseline_ns`, each side's median
+// over that many runners (judge/timed_runners.hpp: the offset's part shrinks by their root).
+double runner_offset_uncertainty(double sd_ns, double candidate_ns, double baseline_ns, int candidate_runners = 1,
+                                 int baseline_runners = 1);
 
 }  // namespace arena

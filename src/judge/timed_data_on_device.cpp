@@ -81,10 +81,11 @@ std::unique_ptr<TimedDataOnDevice> TimedDataOnDevice::make(
   }
   fill_tensors(*plane, d->pristine_);
   // The candidate's guard bytes, made anew from its key here (the shared region is the
-  // runner's to write too), into the pristine image and every placement of the candidate's
-  // device buffer alike.
+  // runner's to write too), into the pristine image and every placement of every one of the
+  // candidate's device buffers (one per runner) alike.
   const std::vector<ByteMove> zones = upload_guards(*plane, d->pristine_, l, candidate.guard_key());
-  for (int j = 0; j < candidate.placements(); ++j) plane->move(candidate.placement(j), d->pristine_, zones);
+  for (int r = 0; r < candidate.runners(); ++r)
+    for (int j = 0; j < candidate.placements(); ++j) plane->move(candidate.placement(r, j), d->pristine_, zones);
   plane->copy(d->expected_, 0, d->pristine_, 0, l.total_bytes);
   return d;
 }

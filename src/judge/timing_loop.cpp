@@ -11,14 +11,15 @@
 
 namespace arena {
 
-void Samples::keep(const CallOutcome& o) {
+void Samples::keep(const CallOutcome& o, int runner_index) {
+  runner.push_back(runner_index);
   runner_ns.push_back(static_cast<double>(o.runner_ns));
   host_ns.push_back(o.host_seconds * 1e9);
   cpu.push_back({static_cast<double>(o.runner_ns), o.runner_cpu_ns, o.caller_cpu_ns, o.gone_cpu_ns});
   all_work_ns.push_back(static_cast<double>(o.all_work_ns));
 }
 
-void Samples::add(const CallOutcome& o, const std::optional<DeviceTelemetry>& t) {
+void Samples::add(const CallOutcome& o, const std::optional<DeviceTelemetry>& t, int runner_index) {
   if (o.work_watched) ++work_watched;
   if (o.off_stream_work > 0 && off_stream_first.empty()) off_stream_first = o.off_stream_first;
   off_stream_work += o.off_stream_work;
@@ -26,23 +27,34 @@ void Samples::add(const CallOutcome& o, const std::optional<DeviceTelemetry>& t)
   if (t && is_slowdown(t->throttle_reasons)) {
     ++slowdown;
     ++discarded;
-    set_aside_.emplace_back(o, *t);
+    set_aside_.push_back({o, *t, runner_index});
     return;
   }
-  keep(o);
+  keep(o, runner_index);
   if (t) telemetry.push_back(*t);
 }
 
 void Samples::finish() {
   size_t total = runner_ns.size() + set_aside_.size();
   if (set_aside_.empty() || 2 * set_aside_.size() <= total) return;
-  for (const auto& [o, t] : set_aside_) {
-    keep(o);
-    telemetry.push_back(t);
+  for (const SetAside& a : set_aside_) {
+    keep(a.outcome, a.runner);
+    telemetry.push_back(a.telemetry);
   }
   set_aside_.clear();
   discarded = 0;
   throttled = true;
+}
+
+std::vector<double> Samples::median_per_runner(int runners) const {
+  std::vector<double> medians;
+  for (int i = 0; i < runners; ++i) {
+    std::vector<double> mine;
+    for (size_t k = 0; k < runner_ns.size() && k < runner.size(); ++k)
+      if (runner[k] == i) mine.push_back(runner_ns[k]);
+    medians.push_back(mine.empty() ? 0 : summarize(mine).median);
+  }
+  return medians;
 }
 
 TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLoopOptions& options,
@@ -82,26 +94,25 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
       for (double* ns : {&o.runner_cpu_ns, &o.caller_cpu_ns, &o.gone_cpu_ns})
         if (*ns >= 0) *ns /= graph;
     }
-    if (samples) samples->add(o, options.telemetry ? options.telemetry() : std::nullopt);
+    if (samples) samples->add(o, options.telemetry ? options.telemetry() : std::nullopt, lane.runner_index());
     return true;
   };
 
-  // Warm-up: one call each, the same as a timed call, then discarded.
-  if (options.before_pair) options.before_pair();
-  CallOutcome failure;
-  if (!timed_call(candidate, nullptr, &failure)) {
-    r.candidate_failure = failure;
-    return r;
-  }
-  // The candidate's threads after the warm-up: those a library starts at its first use (OpenMP's
-  // pool, cuBLAS, the driver's) exist by now. A thread not among them that runs right after a
-  // timed call (or at the end) was started by a timed call, which returned without it finishing.
-  std::vector<int> known;
+  // Warm-up: one call of each runner of each lane (judge/timed_runners.hpp), the same as a timed
+  // call, then discarded; a lane's runners are then called in turn, one per pair.
+  const int candidate_runners = candidate.runners();
+  const int baseline_runners = baseline ? baseline->runners() : 1;
+  // Each candidate runner's threads after its warm-up: those a library starts at its first use
+  // (OpenMP's pool, cuBLAS, the driver's) exist by now. A thread not among them that runs right
+  // after a timed call (or at the end) was started by a timed call, which returned without it
+  // finishing. Thread ids are the system's: no two runners share one.
+  std::vector<std::vector<int>> known(static_cast<size_t>(candidate_runners));
   std::set<int> left_running;
   auto running = [&](const std::vector<int>& ids) {
+    const std::vector<int>& k = known[static_cast<size_t>(candidate.runner_index())];
     std::vector<int> out;
     for (int id : ids) {
-      if (std::binary_search(known.begin(), known.end(), id)) {
+      if (std::binary_search(k.begin(), k.end(), id)) {
         out.push_back(id);
       } else if (candidate.runner_thread_running(id)) {
         out.push_back(id);
@@ -110,12 +121,24 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
     }
     return out;
   };
-  known = running(candidate.runner_thread_ids());
-  left_running.clear();
-  r.threads_after_warmup = static_cast<int>(known.size());
-  if (baseline && !timed_call(*baseline, nullptr, &failure)) {
-    r.baseline_failure = failure.message;
-    baseline = nullptr;
+  CallOutcome failure;
+  for (int i = 0; i < std::max(candidate_runners, baseline_runners); ++i) {
+    candidate.use_runner(i % candidate_runners);
+    if (baseline) baseline->use_runner(i % baseline_runners);
+    if (options.before_pair) options.before_pair();
+    if (i < candidate_runners) {
+      if (!timed_call(candidate, nullptr, &failure)) {
+        r.candidate_failure = failure;
+        return r;
+      }
+      known[static_cast<size_t>(i)] = running(candidate.runner_thread_ids());
+      left_running.clear();  // no timed call yet: none was left running by one
+      r.threads_after_warmup = std::max(r.threads_after_warmup, static_cast<int>(known[static_cast<size_t>(i)].size()));
+    }
+    if (baseline && i < baseline_runners && !timed_call(*baseline, nullptr, &failure)) {
+      r.baseline_failure = failure.message;
+      baseline = nullptr;
+    }
   }
 
   // Each pair of timed calls runs in a random order (drawn from options.order_seed), and the
@@ -134,6 +157,8 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
     const bool baseline_first =
         baseline != nullptr && (random_bits(options.order_seed, pair) & 1) != 0;
     ++r.pairs;
+    candidate.use_runner(static_cast<int>(pair % static_cast<uint64_t>(candidate_runners)));
+    if (baseline) baseline->use_runner(static_cast<int>(pair % static_cast<uint64_t>(baseline_runners)));
     if (options.before_pair) options.before_pair();
     if (baseline_first) {
       ++r.baseline_first;
@@ -155,8 +180,12 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
     if (!c.empty() && !b.empty()) {
       r.candidate.finish();
       r.baseline.finish();
-      r.candidate_threads = candidate.runner_threads();
-      r.threads_after_timing = static_cast<int>(running(candidate.runner_thread_ids()).size());
+      for (int i = 0; i < candidate_runners; ++i) {
+        candidate.use_runner(i);
+        r.candidate_threads = std::max(r.candidate_threads, candidate.runner_threads());
+        r.threads_after_timing =
+            std::max(r.threads_after_timing, static_cast<int>(running(candidate.runner_thread_ids()).size()));
+      }
       r.threads_left_running = static_cast<int>(left_running.size());
       r.stop_reason =
           (c == "converged" && b == "converged") ? "converged" : (c != "converged" ? c : b);

@@ -1,6 +1,7 @@
 // The timing loop: candidate and baseline called in pairs, each pair in a random order (A B, B A,
 // ...) in one window, each call on freshly poisoned outputs and (cold mode) evicted caches, until
-// the stopping rule is met. Every timed output of the candidate is checked by the caller's `check`
+// the stopping rule is met. A lane with several runners (judge/timed_runners.hpp) has them called
+// in turn, one per pair, each warmed up once first; their samples make one series per side. Every timed output of the candidate is checked by the caller's `check`
 // callback, after each pair.
 #pragma once
 
@@ -33,6 +34,7 @@ struct Samples {
   // reported time. The i-th entry of each series is the i-th kept call's.
   std::vector<CallCpu> cpu;
   std::vector<double> all_work_ns;  // until the whole device was idle again
+  std::vector<int> runner;          // which of the lane's runners made the call (Lane::use_runner)
   std::vector<DeviceTelemetry> telemetry;  // the device's state after each kept call, where read
   uint64_t reasons_seen = 0;  // every throttle reason of any reading, set-aside calls' included
   int slowdown = 0;           // calls taken while the device reported a slowdown
@@ -44,14 +46,22 @@ struct Samples {
   uint64_t off_stream_work = 0;
   std::string off_stream_first;
 
-  // One timed call with the device's state after it (nullopt: not known, the call is kept).
-  void add(const CallOutcome& o, const std::optional<DeviceTelemetry>& t = std::nullopt);
+  // One timed call by runner `runner` of its lane, with the device's state after it (nullopt:
+  // not known, the call is kept).
+  void add(const CallOutcome& o, const std::optional<DeviceTelemetry>& t = std::nullopt, int runner = 0);
   // After the last call: when more than half of the calls were set aside, keeps them after all.
   void finish();
+  // The median of each runner's kept samples (runners 0 .. runners - 1; 0 for one with none).
+  std::vector<double> median_per_runner(int runners) const;
 
  private:
-  void keep(const CallOutcome& o);
-  std::vector<std::pair<CallOutcome, DeviceTelemetry>> set_aside_;
+  void keep(const CallOutcome& o, int runner);
+  struct SetAside {
+    CallOutcome outcome;
+    DeviceTelemetry telemetry;
+    int runner = 0;
+  };
+  std::vector<SetAside> set_aside_;
 };
 
 struct TimingLoopResult {
@@ -59,7 +69,8 @@ struct TimingLoopResult {
   Samples baseline;
   int candidate_threads = 0;  // threads in the candidate's process after the loop
   // The candidate's running threads (not exiting), counted by the judge from /proc: after the
-  // warm-up call, the most right after any timed call, and after the loop; and how many
+  // warm-up call, the most right after any timed call, and after the loop (the most of any of
+  // its runners); and how many
   // threads that were not there after the warm-up were running right after a timed call or at
   // the end: threads a timed call left running when it returned (the host_thread flag).
   int threads_after_warmup = 0;

@@ -9,7 +9,7 @@ namespace arena {
 std::optional<double> Timing::speedup_uncertainty() const {
   if (!speedup || !baseline) return std::nullopt;
   const double offset = runner_offset_uncertainty(runner_offset_sd_ns.value_or(0), candidate.median,
-                                                  baseline->median);
+                                                  baseline->median, runners, baseline_runners);
   return std::hypot(candidate.log_ci_half_width(), baseline->log_ci_half_width(), offset);
 }
 

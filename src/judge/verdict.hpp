@@ -44,8 +44,16 @@ struct Timing {
   int pairs = 0;                  // timed pairs of calls (with a baseline: one call each)
   int baseline_first = 0;         // ... in which the baseline was called first (drawn at random)
   std::optional<double> speedup;  // baseline median / candidate median
-  // The device's measured runner offset (judge/runner_offset.hpp), ns; nullopt where unmeasured.
+  // The device's measured runner offset (judge/runner_offset.hpp), ns, of one runner; nullopt
+  // where unmeasured.
   std::optional<double> runner_offset_sd_ns;
+  // The runners each side's timed calls were spread over, a pair on each in turn
+  // (judge/timed_runners.hpp), and each runner's median (ns, in runner order): the offset
+  // between them, seen.
+  int runners = 1;
+  int baseline_runners = 1;
+  std::vector<double> candidate_runner_medians_ns;
+  std::vector<double> baseline_runner_medians_ns;
   // The event window's fixed part (judge/window_overhead.hpp), ns, taken off every sample of
   // both sides (the medians, CIs and speedup are of what is left); nullopt: samples are whole
   // windows (no measured row, --graph, or a host-clock backend).

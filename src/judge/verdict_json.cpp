@@ -105,6 +105,11 @@ json shape_json(const ShapeVerdict& s) {
     j["timing"]["speedup"] = optional_number(t.speedup);
     j["timing"]["speedup_uncertainty"] = optional_number(t.speedup_uncertainty());
     j["timing"]["runner_offset_sd_ns"] = optional_number(t.runner_offset_sd_ns);
+    j["timing"]["runners"] = {{"candidate", t.runners}, {"candidate_medians_ns", t.candidate_runner_medians_ns}};
+    if (t.baseline) {
+      j["timing"]["runners"]["baseline"] = t.baseline_runners;
+      j["timing"]["runners"]["baseline_medians_ns"] = t.baseline_runner_medians_ns;
+    }
     j["timing"]["window_overhead_ns"] = optional_number(t.window_overhead_ns);
     j["timing"]["off_stream_work"] = t.off_stream_work ? json(*t.off_stream_work) : json(nullptr);
     j["timing"]["gflops"] = t.gflops;

@@ -109,6 +109,12 @@ TEST(BadInput, MalformedPlacementsNamesTheVariable) {
   expect_input_error(r, "ARENA_PLACEMENTS is '0'");
 }
 
+TEST(BadInput, MalformedTimedRunnersNamesTheVariable) {
+  testing::ScopedEnv malformed("ARENA_TIMED_RUNNERS", "many");
+  auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", source_path("tasks/cpu/vector_add_f32/starter.cpp")});
+  expect_input_error(r, "ARENA_TIMED_RUNNERS is 'many'");
+}
+
 TEST(BadInput, ExplicitShapesAreCheckedAgainstTheTask) {
   const std::string starter = source_path("tasks/cpu/sgemm_f32/starter.cpp");
   auto eval = [&](const std::string& shape) {

@@ -10,7 +10,9 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -276,6 +278,83 @@ TEST_F(RunnerPoolTest, TheJudgeTakesItsLanesRunnersFromThePoolAndStartsTheNextEv
   EXPECT_EQ(pool.waiting(), 0u);
   ASSERT_EQ(first.shapes.size(), second.shapes.size());
   for (size_t i = 0; i < first.shapes.size(); ++i) EXPECT_TRUE(second.shapes[i].correct);
+}
+
+TEST_F(RunnerPoolTest, TheJudgeSpreadsEachTimedSideOverItsTimedRunners) {
+  ScopedEnv two("ARENA_TIMED_RUNNERS", "2");
+  RunnerPool pool;
+  JudgeOptions jo;
+  jo.seed = 7;
+  jo.shapes = select_shapes(task_, "visible", jo.seed);
+  jo.stopping.max_seconds = 0.05;
+  jo.runners = &pool;
+  jo.start_next_runners = false;
+  Verdict v = judge_solution(task_, *backend_, "starter.cpp", starter_, jo);
+  ASSERT_EQ(v.exit_code(), 0) << v.internal_error;
+  // The reference's, and two each for the candidate and the baseline: all started ahead.
+  EXPECT_EQ(pool.lent_ahead(), 5u);
+  ASSERT_FALSE(v.shapes.empty());
+  for (const auto& s : v.shapes) {
+    ASSERT_TRUE(s.timing) << s.shape.label();
+    EXPECT_EQ(s.timing->runners, 2);
+    EXPECT_EQ(s.timing->baseline_runners, 2);
+    // Both runners of each side were timed, a pair each in turn.
+    ASSERT_EQ(s.timing->candidate_runner_medians_ns.size(), 2u);
+    ASSERT_EQ(s.timing->baseline_runner_medians_ns.size(), 2u);
+    for (double m : s.timing->candidate_runner_medians_ns) EXPECT_GT(m, 0) << s.shape.label();
+    for (double m : s.timing->baseline_runner_medians_ns) EXPECT_GT(m, 0) << s.shape.label();
+    // The median of the two runners' pooled samples lies between their medians.
+    const auto& m = s.timing->candidate_runner_medians_ns;
+    EXPECT_GE(s.timing->candidate.median, std::min(m[0], m[1]));
+    EXPECT_LE(s.timing->candidate.median, std::max(m[0], m[1]));
+  }
+}
+
+TEST_F(RunnerPoolTest, ALaneWithTwoRunnersHoldsItsSolutionInTwoProcessesEachWithItsOwnRegion) {
+  RunnerSpec spec = starter_spec();
+  Lane lane(*backend_, task_, spec.library, int64_t{64} << 20);
+  lane.use_runners(2);
+  Shape shape{{{"n", 1000}}};
+  ASSERT_EQ(lane.prepare(shape), "");
+  ASSERT_EQ(lane.runners(), 2);
+  EXPECT_EQ(lane.runner_index(), 0);  // the checked calls' runner
+  std::vector<int> first = lane.runner_thread_ids();
+  lane.use_runner(1);
+  std::vector<int> second = lane.runner_thread_ids();
+  ASSERT_FALSE(first.empty());
+  ASSERT_FALSE(second.empty());
+  for (int tid : second) EXPECT_EQ(std::count(first.begin(), first.end(), tid), 0) << "thread " << tid << " in both";
+
+  // Inputs and guards go to both regions; a call writes the current runner's outputs only.
+  std::vector<HostBuffer> inputs;
+  for (float value : {1.0f, 2.0f}) {
+    HostBuffer b(1000 * sizeof(float));
+    for (size_t i = 0; i < 1000; ++i) std::memcpy(b.data() + i * sizeof(float), &value, sizeof(float));
+    inputs.push_back(b);
+  }
+  lane.write_inputs(inputs);
+  lane.arm_guards(42);
+  for (int r : {0, 1}) {
+    lane.use_runner(r);
+    EXPECT_FALSE(lane.changed_input(inputs)) << "runner " << r;
+    EXPECT_FALSE(lane.check_guards()) << "runner " << r;
+    lane.poison_outputs(7 + static_cast<uint64_t>(r));
+  }
+  lane.use_runner(1);
+  ASSERT_EQ(lane.call(10).kind, CallOutcome::Kind::kOk);
+  float got = 0;
+  std::memcpy(&got, static_cast<const std::byte*>(lane.tensor(2)) + 999 * sizeof(float), sizeof(float));
+  EXPECT_EQ(got, 3.0f) << "runner 1's output";
+  lane.use_runner(0);
+  std::memcpy(&got, static_cast<const std::byte*>(lane.tensor(2)) + 999 * sizeof(float), sizeof(float));
+  EXPECT_NE(got, 3.0f) << "runner 0's output is still the poison";
+
+  // An input changed in the second runner's region is found whichever runner is current.
+  lane.use_runner(1);
+  std::memset(const_cast<void*>(lane.tensor(1)), 0, sizeof(float));
+  lane.use_runner(0);
+  EXPECT_EQ(lane.changed_input(inputs), std::optional<size_t>(1));
+  EXPECT_THROW(lane.use_runner(2), InternalError);
 }
 
 TEST_F(RunnerPoolTest, AJudgeWithoutAPoolStartsItsOwnAheadAndLeavesNoneBehind) {

@@ -48,5 +48,21 @@ TEST(RunnerOffset, WidensTheSpeedupsUncertainty) {
               std::hypot(without, runner_offset_uncertainty(100, 4000, 4000)), 1e-12);
 }
 
+TEST(RunnerOffset, ShrinksWithTheRootOfEachSidesRunners) {
+  // Two runners a side: each median carries the mean of two offsets, sd / sqrt 2.
+  EXPECT_NEAR(runner_offset_uncertainty(100, 4000, 4000, 2, 2), runner_offset_uncertainty(100, 4000, 4000) / std::sqrt(2.0),
+              1e-12);
+  EXPECT_NEAR(runner_offset_uncertainty(100, 4000, 8000, 4, 1),
+              1.96 * std::hypot(50.0 / 4000, 100.0 / 8000), 1e-12);
+  Timing t;
+  t.candidate.median = t.candidate.ci_low = t.candidate.ci_high = 4000;
+  t.baseline = t.candidate;
+  t.speedup = 1.0;
+  t.runner_offset_sd_ns = 100;
+  const double one = *t.speedup_uncertainty();
+  t.runners = t.baseline_runners = 3;
+  EXPECT_NEAR(*t.speedup_uncertainty(), one / std::sqrt(3.0), 1e-12);
+}
+
 }  // namespace
 }  // namespace arena
