@@ -89,7 +89,9 @@ class Lane {
   // that changes them is found by the next download_all()).
   CallOutcome call(double timeout_s, bool cold = false, uint32_t flags = 0, uint32_t graph_launches = 0,
                    Transfer transfer = Transfer::kWhole);
-  // Every runner's whole region back from the device (after outputs-only calls); false if one died.
+  // Every runner's whole region back from the device (after outputs-only calls); false if one
+  // died. Not a runner whose region got inputs after its last call (write_inputs writes every
+  // runner's): its device copy is older than them, and what it holds stays as written.
   bool download_all(double timeout_s);
   // The current runner's.
   int runner_threads() const { return runner().thread_count(); }

@@ -131,7 +131,9 @@ TEST_F(CudaJudge, TimedPairsMoveFromPlacementToPlacement) {
   auto honest = eval(source_path("tasks/cuda/vector_add_f32/starter.cu"));
   ASSERT_EQ(honest.exit_code, 0) << honest.output;
   for (const auto& s : honest.verdict["shapes"]) {
-    EXPECT_EQ(s["timing"]["placements"], 8) << s["timing"];
+    // 8 places for each side, shared out among its 2 runners (judge/timed_runners.hpp).
+    EXPECT_EQ(s["timing"]["runners"]["candidate"], 2) << s["timing"];
+    EXPECT_EQ(s["timing"]["placements"], 4) << s["timing"];
     EXPECT_GT(s["timing"]["order"]["pairs"].get<int>(), 8) << "every placement was used";
   }
   const std::string moved = broken_cuda("write_past_end_when_moved");
@@ -149,12 +151,18 @@ TEST_F(CudaJudge, TimedPairsMoveFromPlacementToPlacement) {
 }
 
 TEST_F(CudaJudge, AnInputChangedOnlyWhileTimedIsFound) {
-  auto r = run_arena({"-q", "eval", "-t", "cuda/vector_add_f32", "-s", redteam_cuda("mutate_input_when_timed"), "--shape",
-                      "n=100000", "--max-time", "0.3"},
-                     true);
-  EXPECT_EQ(r.exit_code, 1) << r.output;
-  EXPECT_EQ(r.verdict["summary"]["failure_class"], "input_mutated") << r.output;
-  EXPECT_NE(r.output.find("during timing"), std::string::npos) << r.output;
+  // On the device, and on the host path (each timed side's two runners: the inputs of the one
+  // called last come back from the device; the other's region already holds newer ones).
+  for (const char* plane : {"1", "0"}) {
+    testing::ScopedEnv set("ARENA_DEVICE_PLANE", plane);
+    auto r = run_arena({"-q", "eval", "-t", "cuda/vector_add_f32", "-s", redteam_cuda("mutate_input_when_timed"),
+                        "--shape", "n=100000", "--max-time", "0.3"},
+                       true);
+    EXPECT_EQ(r.exit_code, 1) << "ARENA_DEVICE_PLANE=" << plane << ": " << r.output;
+    EXPECT_EQ(r.verdict["summary"]["failure_class"], "input_mutated") << r.output;
+    EXPECT_NE(r.output.find("during timing"), std::string::npos) << r.output;
+    EXPECT_EQ(r.verdict["shapes"][0]["checked_on"], std::string(plane) == "1" ? "device" : "host") << r.output;
+  }
 }
 
 TEST_F(CudaJudge, GraphModeTimesPerCallAndSaysSo) {

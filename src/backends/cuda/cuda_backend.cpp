@@ -17,6 +17,7 @@
 #include "core/subprocess.hpp"
 #include "judge/ncu_report.hpp"
 #include "judge/sanitizer_log.hpp"
+#include "judge/timed_runners.hpp"
 
 namespace arena {
 namespace {
@@ -204,6 +205,8 @@ CudaBackend::CudaBackend(BackendOptions options, int device) : options_(std::mov
   }
   runner_cpus_ = runner_cpus(info_);
   info_["runner_cpus"] = runner_cpus_.empty() ? "any (ARENA_RUNNER_CPUS unset)" : format_cpu_list(runner_cpus_);
+  info_["timed_runners"] = std::to_string(wanted_timed_runners(CudaBackend::timed_runners())) +
+                           (std::getenv("ARENA_TIMED_RUNNERS") != nullptr ? " (ARENA_TIMED_RUNNERS)" : " (the default)");
 }
 
 std::optional<DeviceTelemetry> CudaBackend::telemetry() const {
