@@ -67,6 +67,16 @@ class RunnerPoolTest : public ::testing::Test {
     return lane_runner_spec(*backend_, c.library, int64_t{64} << 20);
   }
 
+  // A short timed eval of the task's visible shapes, its runners from `pool`.
+  JudgeOptions timed_from(RunnerPool& pool) {
+    JudgeOptions jo;
+    jo.seed = 7;
+    jo.shapes = select_shapes(task_, "visible", jo.seed);
+    jo.stopping.max_seconds = 0.05;
+    jo.runners = &pool;
+    return jo;
+  }
+
   TaskCopy task_copy_;
   fs::path dir_;
   std::unique_ptr<Backend> backend_;
@@ -259,11 +269,7 @@ TEST_F(RunnerPoolTest, ALibraryPathTooLongForTheProtocolIsAnInputError) {
 
 TEST_F(RunnerPoolTest, TheJudgeTakesItsLanesRunnersFromThePoolAndStartsTheNextEvals) {
   RunnerPool pool;
-  JudgeOptions jo;
-  jo.seed = 7;
-  jo.shapes = select_shapes(task_, "visible", jo.seed);
-  jo.stopping.max_seconds = 0.05;
-  jo.runners = &pool;
+  JudgeOptions jo = timed_from(pool);
   Verdict first = judge_solution(task_, *backend_, "starter.cpp", starter_, jo);
   ASSERT_EQ(first.exit_code(), 0) << first.internal_error;
   // Reference, candidate and baseline: started before the compile, taken by the lanes.
@@ -283,11 +289,7 @@ TEST_F(RunnerPoolTest, TheJudgeTakesItsLanesRunnersFromThePoolAndStartsTheNextEv
 TEST_F(RunnerPoolTest, TheJudgeSpreadsEachTimedSideOverItsTimedRunners) {
   ScopedEnv two("ARENA_TIMED_RUNNERS", "2");
   RunnerPool pool;
-  JudgeOptions jo;
-  jo.seed = 7;
-  jo.shapes = select_shapes(task_, "visible", jo.seed);
-  jo.stopping.max_seconds = 0.05;
-  jo.runners = &pool;
+  JudgeOptions jo = timed_from(pool);
   jo.start_next_runners = false;
   Verdict v = judge_solution(task_, *backend_, "starter.cpp", starter_, jo);
   ASSERT_EQ(v.exit_code(), 0) << v.internal_error;
