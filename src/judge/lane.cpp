@@ -82,9 +82,7 @@ bool Lane::allocate_device_buffers(int placements, std::string* why) {
   for (Runner& r : runners_) {
     r.device_buffer = plane_->allocate(bytes, /*exported=*/true, why);
     if (r.device_buffer.id != 0) continue;
-    for (Runner& other : runners_) {
-      plane_->release(other.device_buffer);
-    }
+    for (Runner& other : runners_) plane_->release(other.device_buffer);
     return false;
   }
   return true;
@@ -108,9 +106,9 @@ std::string Lane::prepare(const Shape& shape) {
   dims_.clear();
   for (const auto& t : task_.tensors) dims_.push_back(task_.dims(t, shape));
   layout_ = make_layout(tensor_bytes(task_, shape));
-  for (Runner& r : runners_) {
-    if (plane_ != nullptr) plane_->release(r.device_buffer);  // the runner's mapping keeps it until remapped
-  }
+  // The runners' mappings keep the old buffers until remapped below.
+  if (plane_ != nullptr)
+    for (Runner& r : runners_) plane_->release(r.device_buffer);
   placements_ = 1;
   if (plane_ != nullptr && (device_plane_off_ = plane_->unavailable()).empty()) {
     // Several placements where they fit (judge/placements.hpp), the wanted ones shared out

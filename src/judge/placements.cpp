@@ -1,10 +1,9 @@
 #include "judge/placements.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <string>
 
-#include "core/error.hpp"
+#include "core/int_env.hpp"
 
 namespace arena {
 
@@ -20,18 +19,11 @@ int placements_for(uint64_t region_bytes, int wanted) {
 }
 
 int wanted_placements() {
-  const char* env = std::getenv("ARENA_PLACEMENTS");
-  if (env == nullptr) return kDefaultPlacements;
-  const std::string text = env;
-  char* end = nullptr;
-  const long n = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || end != text.c_str() + text.size() || n < 1 || n > kMaxPlacements)
-    throw InputError("ARENA_PLACEMENTS is '" + text +
-                     "': give how many places in device memory each timed side " +
-                     "rotates through (1 to " + std::to_string(kMaxPlacements) +
-                     "; 1 keeps one place for the whole eval), or unset it for " +
-                     std::to_string(kDefaultPlacements));
-  return static_cast<int>(n);
+  return int_env("ARENA_PLACEMENTS", 1, kMaxPlacements,
+                 "give how many places in device memory each timed side rotates through (1 to " +
+                     std::to_string(kMaxPlacements) + "; 1 keeps one place for the whole eval), or unset it for " +
+                     std::to_string(kDefaultPlacements))
+      .value_or(kDefaultPlacements);
 }
 
 }  // namespace arena

@@ -50,7 +50,7 @@ std::vector<double> Samples::median_per_runner(int runners) const {
   std::vector<double> medians;
   for (int i = 0; i < runners; ++i) {
     std::vector<double> mine;
-    for (size_t k = 0; k < runner_ns.size() && k < runner.size(); ++k)
+    for (size_t k = 0; k < runner_ns.size(); ++k)
       if (runner[k] == i) mine.push_back(runner_ns[k]);
     medians.push_back(mine.empty() ? 0 : summarize(mine).median);
   }
