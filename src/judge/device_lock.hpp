@@ -50,6 +50,9 @@ class DeviceLock {
   // Seconds spent waiting for another holder (0 when the lock was free).
   double waited_seconds() const { return waited_; }
   const std::filesystem::path& path() const { return path_; }
+  // The lock's descriptor: a process that inherits it holds the lock too, until it closes it
+  // (judge/teardown.hpp hands it to a watcher that way).
+  int fd() const { return fd_; }
 
  private:
   std::filesystem::path path_;

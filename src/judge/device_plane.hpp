@@ -32,8 +32,8 @@ class DevicePlane {
   // Whether the helper's process has ended, without waiting (for a plane started ahead of need
   // that nobody used yet: judge/runner_pool.hpp).
   bool helper_exited() { return client_.exited(); }
-  // Kills the helper without waiting for it (RunnerClient::stop_soon); the destructor reaps it.
-  void stop_soon() { client_.stop_soon(); }
+  // Kills the helper and hands its process over (RunnerClient::hand_over): its pid, or -1.
+  pid_t hand_over() { return client_.hand_over(); }
 
   struct Buffer {
     uint64_t id = 0;     // 0: none

@@ -1,7 +1,9 @@
 #include "judge/judge.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <optional>
 #include <sstream>
 #include <thread>
@@ -26,6 +28,7 @@
 #include "judge/outside_stream.hpp"
 #include "judge/placements.hpp"
 #include "judge/timed_data_on_device.hpp"
+#include "judge/teardown.hpp"
 #include "judge/timed_runners.hpp"
 #include "judge/timer_check.hpp"
 #include "judge/timing_loop.hpp"
@@ -162,11 +165,11 @@ class Judge {
     if (options_.runners != nullptr && options_.start_next_runners) start_ahead();
   }
 
-  // Ends this eval's runners and device helper: all are killed first, then reaped, so that their
-  // CUDA contexts are torn down side by side (each takes ~0.1 s or more) rather than one after
-  // another. Under the device's shared lock: a teardown is device work that another judge's
-  // timing loop must not run beside (judge/device_lock.hpp). The verdict is complete by now: a
-  // lock that cannot be had does not keep the runners alive.
+  // Ends this eval's runners and device helper: all are killed, then handed over with the
+  // device's shared lock (judge/teardown.hpp): their CUDA contexts are torn down side by side
+  // and off the eval's path, and no other judge's timing loop runs beside that device work
+  // (judge/device_lock.hpp). The verdict is complete by now: a lock that cannot be had does not
+  // keep the runners alive.
   void stop_runners() {
     if (!reference_ && !candidate_ && !baseline_ && !plane_) return;
     double t = now_seconds();
@@ -177,13 +180,15 @@ class Judge {
     }
     add_seconds("device_wait", t);
     t = now_seconds();
+    std::vector<pid_t> killed;
     for (Lane* lane : {reference_.get(), candidate_.get(), baseline_.get()})
-      if (lane != nullptr) lane->stop_soon();
-    if (plane_) plane_->stop_soon();
+      if (lane != nullptr) std::ranges::copy(lane->hand_over(), std::back_inserter(killed));
+    if (plane_) killed.push_back(plane_->hand_over());
     reference_.reset();
     candidate_.reset();
     baseline_.reset();
     plane_.reset();
+    hand_over_teardown(std::move(killed), device_use ? &*device_use : nullptr);
     add_seconds("teardown", t);
   }
 

@@ -72,9 +72,11 @@ std::optional<int> Lane::quit(double timeout_s) {
   return !runners_.empty() && runners_[0].client ? runners_[0].client->quit(timeout_s) : std::nullopt;
 }
 
-void Lane::stop_soon() {
+std::vector<pid_t> Lane::hand_over() {
+  std::vector<pid_t> pids;
   for (Runner& r : runners_)
-    if (r.client) r.client->stop_soon();
+    if (r.client) pids.push_back(r.client->hand_over());
+  return pids;
 }
 
 bool Lane::allocate_device_buffers(int placements, std::string* why) {

@@ -63,8 +63,8 @@ class Lane {
   // Asks the runner to quit and waits up to `timeout_s` for it: its exit code (RunnerClient::quit).
   // The first runner's (the lane has one where this is used: sanitizer, profile).
   std::optional<int> quit(double timeout_s);
-  // Kills the runners without waiting for them (RunnerClient::stop_soon); the destructor reaps them.
-  void stop_soon();
+  // Kills the runners and hands their processes over (RunnerClient::hand_over): their pids.
+  std::vector<pid_t> hand_over();
   // Lays the buffers out for `shape` in every runner, starting those not alive. Returns an
   // error message when a runner cannot load the solution, else "".
   std::string prepare(const Shape& shape);

@@ -264,6 +264,13 @@ void RunnerClient::stop_soon() {
   }
 }
 
+pid_t RunnerClient::hand_over() {
+  stop_soon();
+  const pid_t pid = pid_;
+  pid_ = -1;
+  return pid;
+}
+
 void RunnerClient::kill_now() {
   stop_soon();
   if (pid_ > 0) {

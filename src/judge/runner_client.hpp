@@ -143,6 +143,9 @@ class RunnerClient {
   // stopped this way end side by side: each CUDA context is torn down beside the others', not
   // after them.
   void stop_soon();
+  // stop_soon(), and the process is the caller's to reap from here (judge/teardown.hpp): its pid,
+  // or -1 where none was running. The destructor waits for nothing after this.
+  pid_t hand_over();
 
  private:
   CallOutcome died(double host_seconds);

@@ -1,0 +1,121 @@
+// The teardown hand-over: the device's lock stays held until every handed-over process has
+// ended, the processes are reaped, and the watcher keeps no descriptor of the caller's open.
+#include "judge/teardown.hpp"
+
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <thread>
+
+#include "core/temp_dir.hpp"
+#include "judge/device_lock.hpp"
+#include "scoped_env.hpp"
+
+namespace arena {
+namespace {
+
+class LockDir {
+ public:
+  LockDir() : dir_("arena-teardown-test"), env_("ARENA_LOCK_DIR", dir_.path().c_str()) {}
+
+ private:
+  TempDir dir_;
+  testing::ScopedEnv env_;
+};
+
+// A child that lives until `release` (the write end of a pipe it reads) is closed.
+pid_t child_until_closed(int* release) {
+  int p[2];
+  if (pipe(p) != 0) return -1;
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(p[1]);
+    char c;
+    while (read(p[0], &c, 1) > 0) {
+    }
+    _exit(0);
+  }
+  close(p[0]);
+  *release = p[1];
+  return pid;
+}
+
+// Whether `pid` is no longer a child of this process (reaped), waiting up to 10 s.
+bool reaped_soon(pid_t pid) {
+  for (int i = 0; i < 1000; ++i) {
+    if (waitpid(pid, nullptr, WNOHANG) < 0 && errno == ECHILD) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+TEST(Teardown, TheLockIsHeldUntilEveryHandedOverProcessHasEnded) {
+  LockDir dir;
+  int release_a = -1, release_b = -1;
+  pid_t a = child_until_closed(&release_a);
+  pid_t b = child_until_closed(&release_b);
+  ASSERT_GT(a, 0);
+  ASSERT_GT(b, 0);
+  {
+    DeviceLock shared("cuda-test", {}, DeviceLock::Mode::kShared);
+    hand_over_teardown({a, b}, &shared);
+  }  // this process's hold goes here; the watcher's stays
+  std::atomic<bool> timing{false};
+  std::atomic<bool> had_to_wait{false};
+  std::thread next_judge([&] {
+    DeviceLock exclusive("cuda-test", [&](const std::string&) { had_to_wait = true; });
+    timing = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_FALSE(timing) << "a judge could time while a handed-over process was still there";
+  close(release_a);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_FALSE(timing) << "the lock went with the first process, not the last";
+  close(release_b);
+  next_judge.join();  // the watcher lets go once b has ended too
+  EXPECT_TRUE(timing);
+  EXPECT_TRUE(had_to_wait);
+  EXPECT_TRUE(reaped_soon(a));
+  EXPECT_TRUE(reaped_soon(b));
+}
+
+TEST(Teardown, ProcessesAlreadyGoneAreReapedAndLeaveTheLockFree) {
+  LockDir dir;
+  pid_t gone = fork();
+  if (gone == 0) _exit(0);
+  ASSERT_GT(gone, 0);
+  {
+    DeviceLock shared("cuda-test", {}, DeviceLock::Mode::kShared);
+    hand_over_teardown({gone, -1}, &shared);
+  }
+  DeviceLock exclusive("cuda-test");  // returns: the watcher saw the zombie as ended
+  EXPECT_TRUE(reaped_soon(gone));
+}
+
+TEST(Teardown, TheWatcherKeepsNoPipeOfTheCallerOpen) {
+  // A caller reading the judge's stdout to its end must see it end when the judge exits, not
+  // when the handed-over runners are gone.
+  int release = -1;
+  pid_t slow = child_until_closed(&release);
+  ASSERT_GT(slow, 0);
+  int out[2];
+  ASSERT_EQ(pipe(out), 0);  // after the child: only this process and the watcher could hold it
+  hand_over_teardown({slow}, nullptr);
+  close(out[1]);
+  pollfd p{out[0], POLLIN, 0};
+  ASSERT_EQ(poll(&p, 1, 5000), 1) << "the pipe's write end is still open somewhere";
+  char c;
+  EXPECT_EQ(read(out[0], &c, 1), 0);  // end of file while `slow` still lives
+  EXPECT_EQ(waitpid(slow, nullptr, WNOHANG) < 0 && errno == ECHILD, false);
+  close(out[0]);
+  close(release);
+  EXPECT_TRUE(reaped_soon(slow));
+}
+
+}  // namespace
+}  // namespace arena
