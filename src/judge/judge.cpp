@@ -19,19 +19,19 @@
 #include "judge/failure_explanation.hpp"
 #include "judge/input_generator.hpp"
 #include "judge/lane.hpp"
+#include "judge/outside_stream.hpp"
+#include "judge/placements.hpp"
 #include "judge/random.hpp"
 #include "judge/reordering.hpp"
 #include "judge/runner_offset.hpp"
-#include "judge/window_overhead.hpp"
 #include "judge/runner_pool.hpp"
 #include "judge/sanitizer_run.hpp"
-#include "judge/outside_stream.hpp"
-#include "judge/placements.hpp"
-#include "judge/timed_data_on_device.hpp"
 #include "judge/teardown.hpp"
+#include "judge/timed_data_on_device.hpp"
 #include "judge/timed_runners.hpp"
 #include "judge/timer_check.hpp"
 #include "judge/timing_loop.hpp"
+#include "judge/window_overhead.hpp"
 
 namespace arena {
 namespace {
@@ -85,8 +85,12 @@ class Judge {
   // `timed_runners`: how many runner processes each timed side is spread over (timed_runners.hpp).
   Judge(const Task& task, const Backend& backend, const JudgeOptions& options, Verdict& verdict,
         std::optional<double> window_overhead, int placements, int timed_runners)
-      : task_(task), backend_(backend), options_(options), v_(verdict),
-        window_overhead_(window_overhead), placements_(placements),
+      : task_(task),
+        backend_(backend),
+        options_(options),
+        v_(verdict),
+        window_overhead_(window_overhead),
+        placements_(placements),
         timed_runners_(options.timing ? timed_runners : 1) {}
 
   void run(const std::string& source) {
@@ -263,9 +267,9 @@ class Judge {
           denied ? "while the solution was loaded, " + err : "the solution failed to load: " + err);
     }
     if (!v_.sandbox)
-      v_.sandbox = SandboxInfo{candidate_->sandbox().on, candidate_->sandbox().why_off,
-                               candidate_->sandbox().reads_confined,
-                               candidate_->sandbox().reads_why_open};
+      v_.sandbox =
+          SandboxInfo{candidate_->sandbox().on, candidate_->sandbox().why_off,
+                      candidate_->sandbox().reads_confined, candidate_->sandbox().reads_why_open};
 
     // The baseline, once per shape where it is needed: held-out shapes judge its correctness,
     // timing times it.
@@ -279,8 +283,8 @@ class Judge {
     Lane* baseline = baseline_ && baseline_error.empty() ? baseline_.get() : nullptr;
     std::string why_host;
     // The baseline takes part in the checked calls on held-out shapes only.
-    std::unique_ptr<CheckedCalls> checked =
-        make_checked_calls(task_, shape, *reference_, *candidate_, heldout ? baseline : nullptr, &why_host);
+    std::unique_ptr<CheckedCalls> checked = make_checked_calls(
+        task_, shape, *reference_, *candidate_, heldout ? baseline : nullptr, &why_host);
     sv.checked_on_device = checked->on_device();
     sv.checked_on_host_because = why_host;
 
@@ -306,7 +310,8 @@ class Judge {
       // stress of the last seed included, where an fp32 starter may fail as well).
       if (heldout && baseline_) {
         t = now_seconds();
-        const bool b = baseline != nullptr && checked->baseline_correct(seed ^ 0xBA5E11AEull, timeout());
+        const bool b =
+            baseline != nullptr && checked->baseline_correct(seed ^ 0xBA5E11AEull, timeout());
         add_seconds("baseline_heldout", t);
         sv.baseline_correct = sv.baseline_correct.value_or(true) && b;
       }
@@ -316,8 +321,9 @@ class Judge {
       std::vector<OutputCheck> first_checks;
       for (int run = 0; run < runs; ++run) {
         t = now_seconds();
-        CallOutcome o = checked->call_candidate(run, seed + static_cast<uint64_t>(run),
-                                                stream_key(seed, 1000 + static_cast<uint64_t>(run)), timeout());
+        CallOutcome o =
+            checked->call_candidate(run, seed + static_cast<uint64_t>(run),
+                                    stream_key(seed, 1000 + static_cast<uint64_t>(run)), timeout());
         add_seconds("solution_calls", t);
         if (o.kind != CallOutcome::Kind::kOk) return fail(sv, class_of(o), o.message);
 
@@ -338,7 +344,8 @@ class Judge {
                           "'; inputs are read-only");
         if (run == 0) {
           for (size_t i = 0; i < task_.tensors.size(); ++i)
-            if (task_.tensors[i].role == Role::kOutput) first_checks.push_back(checked->check_output(0, i));
+            if (task_.tensors[i].role == Role::kOutput)
+              first_checks.push_back(checked->check_output(0, i));
         } else {
           for (size_t i = 0; i < task_.tensors.size(); ++i) {
             const auto& spec = task_.tensors[i];
@@ -382,8 +389,8 @@ class Judge {
     sv.correct = true;
     if (options_.timing) {
       if (!baseline_error.empty())
-        v_.flags.push_back(
-            {"baseline_unavailable", shape.label(), "the baseline failed to load: " + baseline_error, false});
+        v_.flags.push_back({"baseline_unavailable", shape.label(),
+                            "the baseline failed to load: " + baseline_error, false});
       time_shape(sv, *checked, baseline, device_use);
     }
     return sv;
@@ -400,8 +407,10 @@ class Judge {
     // else they go through the lanes' shared regions.
     double t = now_seconds();
     std::string host_path_reason;
-    std::unique_ptr<TimedDataOnDevice> on_device = checked.timed_data_on_device(*candidate_, base, &host_path_reason);
-    // The host path needs them on the host (downloaded where the checked calls left them on the device).
+    std::unique_ptr<TimedDataOnDevice> on_device =
+        checked.timed_data_on_device(*candidate_, base, &host_path_reason);
+    // The host path needs them on the host (downloaded where the checked calls left them on the
+    // device).
     static const std::vector<HostBuffer> kNone;
     const std::vector<HostBuffer>& inputs = on_device ? kNone : checked.host_inputs();
     std::vector<HostBuffer> verified(task_.tensors.size());
@@ -442,13 +451,15 @@ class Judge {
     // "" when it is, else what is wrong.
     auto check_against_reference = [&](Lane& lane, size_t i, const void* got) -> std::string {
       const auto& spec = task_.tensors[i];
-      OutputCheck c = check_output(spec, lane.dims()[i], output_in_order(got, pair_order, i), checked.host_expected(i).data(),
+      OutputCheck c = check_output(spec, lane.dims()[i], output_in_order(got, pair_order, i),
+                                   checked.host_expected(i).data(),
                                    task_.tolerance_for(spec, shape), lane.poison(i));
       return c.ok() ? "" : describe_mismatch(c);
     };
     bool baseline_checked = false;
     auto flag_baseline = [&](const std::string& wrong) {
-      v_.flags.push_back({"baseline_incorrect", shape.label(), "the baseline is wrong here: " + wrong, false});
+      v_.flags.push_back(
+          {"baseline_incorrect", shape.label(), "the baseline is wrong here: " + wrong, false});
     };
     // On the device: the candidate's whole buffer, as its call left it (the snapshot), against
     // the pair's expected image there; an output that differs comes to the host for the
@@ -463,13 +474,15 @@ class Judge {
       if (c.guards_changed) return "the solution wrote outside its output during timing";
       for (size_t i : c.outputs_differing) {
         HostBuffer got = on_device->download_output(*candidate_, i);
-        if (std::string wrong = check_against_reference(*candidate_, i, got.data()); !wrong.empty()) return wrong;
+        if (std::string wrong = check_against_reference(*candidate_, i, got.data()); !wrong.empty())
+          return wrong;
       }
       if (base && !baseline_checked) {
         baseline_checked = true;
         for (size_t i : on_device->check(*base, /*whole=*/false).outputs_differing) {
           HostBuffer got = on_device->download_output(*base, i);
-          if (std::string wrong = check_against_reference(*base, i, got.data()); !wrong.empty()) flag_baseline(wrong);
+          if (std::string wrong = check_against_reference(*base, i, got.data()); !wrong.empty())
+            flag_baseline(wrong);
         }
       }
       return "";
@@ -483,8 +496,9 @@ class Judge {
         if (spec.role != Role::kOutput) continue;
         const void* got = output_in_order(candidate_->tensor(i), pair_order, i);
         if (parallel_equal(got, verified[i].data(), verified[i].size())) continue;
-        OutputCheck c = check_output(spec, candidate_->dims()[i], got, checked.host_expected(i).data(),
-                                     task_.tolerance_for(spec, shape), candidate_->poison(i));
+        OutputCheck c =
+            check_output(spec, candidate_->dims()[i], got, checked.host_expected(i).data(),
+                         task_.tolerance_for(spec, shape), candidate_->poison(i));
         if (!c.ok()) return describe_mismatch(c);
       }
       if (candidate_->check_guards()) return "the solution wrote outside its output during timing";
@@ -492,7 +506,8 @@ class Judge {
         baseline_checked = true;
         for (size_t i = 0; i < task_.tensors.size(); ++i)
           if (task_.tensors[i].role == Role::kOutput)
-            if (std::string wrong = check_against_reference(*base, i, base->tensor(i)); !wrong.empty())
+            if (std::string wrong = check_against_reference(*base, i, base->tensor(i));
+                !wrong.empty())
               flag_baseline(wrong);
       }
       return "";
@@ -537,8 +552,8 @@ class Judge {
     if (timed_input_changed) {
       sv.correct = false;
       sv.failure = FailureClass::kInputMutated;
-      sv.message = "during timing, the solution changed its input '" + task_.tensors[*timed_input_changed].name +
-                   "'; inputs are read-only";
+      sv.message = "during timing, the solution changed its input '" +
+                   task_.tensors[*timed_input_changed].name + "'; inputs are read-only";
       return;
     }
     // Timed calls moved only outputs and guards: the inputs they left on the device must still
@@ -587,6 +602,11 @@ class Judge {
       tm.baseline_runners = base->runners();
       tm.baseline_runner_medians_ns = r.baseline.median_per_runner(tm.baseline_runners);
     }
+    for (const auto& [side, lane] :
+         {std::pair{"candidate", candidate_.get()}, std::pair{"baseline", base}})
+      if (lane != nullptr && !lane->fewer_runners_because().empty())
+        tm.fewer_runners_because += (tm.fewer_runners_because.empty() ? "" : "; ") +
+                                    std::string(side) + ": " + lane->fewer_runners_because();
     if (fresh) {
       tm.inputs_per_call = "reordered along";
       for (size_t k = 0; k < task_.equivariant.size(); ++k)
@@ -639,8 +659,9 @@ class Judge {
         if (c.process_ns > 0) process.push_back(c.process_ns);
         if (c.caller_ns >= 0) caller.push_back(c.caller_ns);
       }
-      std::string caller_part =
-          caller.empty() ? "" : " (" + fmt_number(summarize(caller).median) + " ns on the thread that called it)";
+      std::string caller_part = caller.empty() ? ""
+                                               : " (" + fmt_number(summarize(caller).median) +
+                                                     " ns on the thread that called it)";
       v_.flags.push_back({"timer_mismatch", shape.label(),
                           "the runner reported a median of " + fmt_number(tm.candidate.median) +
                               " ns, but its process used " + fmt_number(summarize(process).median) +
@@ -730,7 +751,7 @@ class Judge {
   const std::optional<double> window_overhead_;
   const int placements_;
   const int timed_runners_;  // 1 where nothing is timed
-  RunnerPool own_runners_;  // where options_.runners is null; first: it outlives its lanes
+  RunnerPool own_runners_;   // where options_.runners is null; first: it outlives its lanes
   std::unique_ptr<DevicePlane> plane_;  // before the lanes: they map its buffers
   std::unique_ptr<Lane> reference_;
   std::unique_ptr<Lane> candidate_;
@@ -756,7 +777,8 @@ Verdict judge_solution(const Task& task, const Backend& backend, const std::stri
   v.seed_was_given = options.seed_was_given;
   // Read before any work: a malformed ARENA_WINDOW_OVERHEAD_NS stops the eval here, not halfway.
   const auto name = v.device.find("name");
-  std::optional<double> overhead = window_overhead_to_apply(name == v.device.end() ? std::string() : name->second);
+  std::optional<double> overhead =
+      window_overhead_to_apply(name == v.device.end() ? std::string() : name->second);
   // Graph replays and host-clock times keep their windows whole (window_overhead.hpp).
   if (options.graph_launches > 0 || backend.times_on_host_clock()) overhead.reset();
   const int placements = wanted_placements();  // as early, for the same reason

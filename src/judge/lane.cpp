@@ -34,7 +34,8 @@ Lane::~Lane() {
     if (r.device_buffer.fd >= 0) close(r.device_buffer.fd);
 }
 
-RunnerSpec lane_runner_spec(const Backend& backend, const std::filesystem::path& library, int64_t max_region_bytes) {
+RunnerSpec lane_runner_spec(const Backend& backend, const std::filesystem::path& library,
+                            int64_t max_region_bytes) {
   RunnerSpec spec = backend.runner(library, max_region_bytes);
   spec.thread_cpu_times = backend.times_on_host_clock();  // the timer check's figures
   return spec;
@@ -63,13 +64,16 @@ void Lane::start() {
 }
 
 void Lane::use_runner(int i) {
-  if (i < 0 || i >= runners()) throw InternalError("runner " + std::to_string(i) + " of a lane with " + std::to_string(runners()));
+  if (i < 0 || i >= runners())
+    throw InternalError("runner " + std::to_string(i) + " of a lane with " +
+                        std::to_string(runners()));
   current_ = static_cast<size_t>(i);
   use_placement(runners_[current_].placement);
 }
 
 std::optional<int> Lane::quit(double timeout_s) {
-  return !runners_.empty() && runners_[0].client ? runners_[0].client->quit(timeout_s) : std::nullopt;
+  return !runners_.empty() && runners_[0].client ? runners_[0].client->quit(timeout_s)
+                                                 : std::nullopt;
 }
 
 std::vector<pid_t> Lane::hand_over() {
@@ -80,7 +84,8 @@ std::vector<pid_t> Lane::hand_over() {
 }
 
 bool Lane::allocate_device_buffers(int placements, std::string* why) {
-  const uint64_t bytes = placements > 1 ? placements * placement_stride(layout_.total_bytes) : layout_.total_bytes;
+  const uint64_t bytes =
+      placements > 1 ? placements * placement_stride(layout_.total_bytes) : layout_.total_bytes;
   for (Runner& r : runners_) {
     r.device_buffer = plane_->allocate(bytes, /*exported=*/true, why);
     if (r.device_buffer.id != 0) continue;
@@ -93,17 +98,39 @@ bool Lane::allocate_device_buffers(int placements, std::string* why) {
 std::string Lane::prepare(const Shape& shape) {
   start();
   // They started side by side: waiting for each in turn waits about as long as for the slowest.
-  for (size_t i = 0; i < runners_.size(); ++i) {
-    Runner& r = runners_[i];
+  size_t up = 0;
+  for (Runner& r : runners_) {
     bool ready = r.client->wait_ready();
     if (!r.counted_start) {
       runner_start_seconds_ += r.client->waited_seconds();
       r.counted_start = true;
     }
-    if (!ready) {
-      failed_ = i;
-      return r.client->start_error();
+    up += ready ? 1 : 0;
+  }
+  if (up == 0) {
+    failed_ = 0;
+    return runners_[0].client->start_error();
+  }
+  if (up < runners_.size()) {
+    // Some are up: the others' failure comes of the judge's choice to load the solution more
+    // than once (one that takes most of the device's memory at load, say), not of the solution.
+    // The side goes on with those that are up, for the rest of the eval, and the verdict says why.
+    std::vector<Runner> kept;
+    for (size_t i = 0; i < runners_.size(); ++i) {
+      Runner& r = runners_[i];
+      if (r.client->start_error().empty()) {
+        kept.push_back(std::move(r));
+        continue;
+      }
+      if (!fewer_runners_because_.empty()) fewer_runners_because_ += "; ";
+      fewer_runners_because_ += "runner " + std::to_string(i + 1) + " of " +
+                                std::to_string(runners_.size()) +
+                                " could not start: " + r.client->start_error();
+      if (plane_ != nullptr) plane_->release(r.device_buffer);
     }
+    runners_ = std::move(kept);
+    wanted_runners_ = static_cast<int>(runners_.size());
+    current_ = 0;
   }
   dims_.clear();
   for (const auto& t : task_.tensors) dims_.push_back(task_.dims(t, shape));
@@ -165,10 +192,11 @@ std::string Lane::prepare(const Shape& shape) {
 }
 
 DevicePlane::Buffer Lane::placement(int runner, int j) const {
-  if (runner < 0 || runner >= runners() || runners_[static_cast<size_t>(runner)].device_buffer.id == 0 || j < 0 ||
-      j >= placements_)
-    throw InternalError("placement " + std::to_string(j) + " of runner " + std::to_string(runner) + " of a lane with " +
-                        std::to_string(runners()) + " runner(s) of " + std::to_string(placements_));
+  if (runner < 0 || runner >= runners() ||
+      runners_[static_cast<size_t>(runner)].device_buffer.id == 0 || j < 0 || j >= placements_)
+    throw InternalError("placement " + std::to_string(j) + " of runner " + std::to_string(runner) +
+                        " of a lane with " + std::to_string(runners()) + " runner(s) of " +
+                        std::to_string(placements_));
   return runners_[static_cast<size_t>(runner)].device_buffer.view(
       static_cast<uint64_t>(j) * placement_stride(layout_.total_bytes), layout_.total_bytes);
 }
@@ -214,7 +242,8 @@ void Lane::poison_outputs(uint64_t nonce) {
 }
 
 void Lane::poison_outputs_on_device(uint64_t nonce) {
-  if (device_plane() == nullptr) throw InternalError("poison_outputs_on_device: the lane has no device plane buffer");
+  if (device_plane() == nullptr)
+    throw InternalError("poison_outputs_on_device: the lane has no device plane buffer");
   for_each_poisoned_output(nonce, [&](const Poison& p, const BufferLayout::Slot& s, size_t size) {
     plane_->fill(placement_view_, s.offset, s.bytes / size, static_cast<uint32_t>(size), p.bits);
   });
@@ -229,12 +258,14 @@ CallOutcome Lane::call(double timeout_s, bool cold, uint32_t flags, uint32_t gra
                        Transfer transfer) {
   static const std::vector<std::pair<uint64_t, uint64_t>> kWhole;
   // Inputs go up whenever they were written since the last upload; outputs and guards always.
-  const bool ranged = transfer == Transfer::kOutputs && output_ranges_.size() <= protocol::kMaxRanges;
+  const bool ranged =
+      transfer == Transfer::kOutputs && output_ranges_.size() <= protocol::kMaxRanges;
   const auto& ranges = ranged ? output_ranges_ : kWhole;
   RunnerClient& runner = this->runner();
   bool& inputs_on_device = runners_[current_].inputs_on_device;
   if (transfer != Transfer::kNone) {
-    CallOutcome up = runner.transfer(protocol::Op::kUpload, timeout_s, ranged && inputs_on_device ? ranges : kWhole);
+    CallOutcome up = runner.transfer(protocol::Op::kUpload, timeout_s,
+                                     ranged && inputs_on_device ? ranges : kWhole);
     if (up.kind != CallOutcome::Kind::kOk) return up;
     inputs_on_device = true;
   } else {
@@ -251,7 +282,8 @@ CallOutcome Lane::call(double timeout_s, bool cold, uint32_t flags, uint32_t gra
 bool Lane::download_all(double timeout_s) {
   for (Runner& r : runners_) {
     if (!r.inputs_on_device) continue;  // its region holds newer inputs than its device copy
-    if (r.client->transfer(protocol::Op::kDownload, timeout_s).kind != CallOutcome::Kind::kOk) return false;
+    if (r.client->transfer(protocol::Op::kDownload, timeout_s).kind != CallOutcome::Kind::kOk)
+      return false;
   }
   return true;
 }
@@ -266,7 +298,8 @@ std::optional<size_t> Lane::changed_input(const std::vector<HostBuffer>& pristin
     for (size_t i = 0; i < task_.tensors.size(); ++i) {
       if (task_.tensors[i].role != Role::kInput) continue;
       const HostBuffer& p = pristine.at(k++);
-      if (!parallel_equal(r.client->region() + layout_.slots[i].offset, p.data(), p.size())) return i;
+      if (!parallel_equal(r.client->region() + layout_.slots[i].offset, p.data(), p.size()))
+        return i;
     }
   }
   return std::nullopt;

@@ -54,6 +54,9 @@ class Lane {
   void use_placements(int n) { wanted_placements_ = n; }
   // How many runners the lane holds its solution in, from the next start() on (1: the default).
   void use_runners(int n) { wanted_runners_ = n < 1 ? 1 : n; }
+  // Why this lane holds fewer runners than use_runners() asked ("" when it holds them all): a
+  // runner after the first that could not start is dropped for the rest of the eval.
+  const std::string& fewer_runners_because() const { return fewer_runners_because_; }
   int runners() const { return static_cast<int>(runners_.size()); }
   // The runner that the next calls go to (0 <= i < runners()); prepare() makes it the first.
   void use_runner(int i);
@@ -152,6 +155,7 @@ class Lane {
   size_t current_ = 0;
   size_t failed_ = 0;  // the runner whose start the last failed prepare() reports
   int wanted_runners_ = 1;
+  std::string fewer_runners_because_;
   RunnerClient& runner() const { return *runners_.at(current_).client; }
   bool on_plane() const { return !runners_.empty() && runners_[current_].device_buffer.id != 0; }
   // Gives every runner a device buffer of the plane with `placements` placements; false (all

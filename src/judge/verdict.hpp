@@ -54,6 +54,9 @@ struct Timing {
   int baseline_runners = 1;
   std::vector<double> candidate_runner_medians_ns;
   std::vector<double> baseline_runner_medians_ns;
+  // Why a side has fewer runners than the eval asked for (a runner after the first could not
+  // start: Lane::fewer_runners_because), "" when both have them all.
+  std::string fewer_runners_because;
   // The event window's fixed part (judge/window_overhead.hpp), ns, taken off every sample of
   // both sides (the medians, CIs and speedup are of what is left); nullopt: samples are whole
   // windows (no measured row, --graph, or a host-clock backend).

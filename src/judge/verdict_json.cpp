@@ -110,6 +110,7 @@ json shape_json(const ShapeVerdict& s) {
       j["timing"]["runners"]["baseline"] = t.baseline_runners;
       j["timing"]["runners"]["baseline_medians_ns"] = t.baseline_runner_medians_ns;
     }
+    if (!t.fewer_runners_because.empty()) j["timing"]["runners"]["fewer_because"] = t.fewer_runners_because;
     j["timing"]["window_overhead_ns"] = optional_number(t.window_overhead_ns);
     j["timing"]["off_stream_work"] = t.off_stream_work ? json(*t.off_stream_work) : json(nullptr);
     j["timing"]["gflops"] = t.gflops;

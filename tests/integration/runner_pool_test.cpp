@@ -2,18 +2,17 @@
 // compiled solution: a waiting runner loads the library it is given when taken, is lent once,
 // is never lent for another spec or after it ended, and the judge takes its lanes' runners from
 // a pool it is given and has the next eval's started.
-#include "scoped_env.hpp"
 #include "judge/runner_pool.hpp"
 
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -26,6 +25,7 @@
 #include "judge/judge.hpp"
 #include "judge/lane.hpp"
 #include "judge/shape_selection.hpp"
+#include "scoped_env.hpp"
 
 namespace arena::testing {
 namespace {
@@ -33,7 +33,9 @@ namespace {
 namespace fs = std::filesystem;
 
 // Whether the kernel lists a thread's children (CONFIG_PROC_CHILDREN).
-bool children_listed() { return fs::exists("/proc/self/task/" + std::to_string(getpid()) + "/children"); }
+bool children_listed() {
+  return fs::exists("/proc/self/task/" + std::to_string(getpid()) + "/children");
+}
 
 // The processes this test started that still exist: every thread's children (the pool starts
 // its runners from a thread of its own).
@@ -123,7 +125,8 @@ TEST_F(RunnerPoolTest, ALibraryThatCannotLoadFailsTheStartWithTheRunnersWords) {
   std::unique_ptr<RunnerClient> runner = pool.take(spec);
   EXPECT_EQ(pool.lent_ahead(), 1u);
   EXPECT_FALSE(runner->wait_ready());
-  EXPECT_NE(runner->start_error().find("cannot load the solution"), std::string::npos) << runner->start_error();
+  EXPECT_NE(runner->start_error().find("cannot load the solution"), std::string::npos)
+      << runner->start_error();
 }
 
 TEST_F(RunnerPoolTest, ARunnerIsNotLentForAnotherSpecNorAfterItEnded) {
@@ -150,7 +153,8 @@ TEST_F(RunnerPoolTest, ARunnerIsNotLentForAnotherSpecNorAfterItEnded) {
   RunnerSpec ends = spec;
   ends.binary = "/bin/true";
   pool.fill(ends, 1);
-  for (int i = 0; i < 200 && pool.waiting() > 1; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  for (int i = 0; i < 200 && pool.waiting() > 1; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   EXPECT_EQ(pool.waiting(), 1u);  // the starter's runner alone
   std::unique_ptr<RunnerClient> instead = pool.take(ends);
   EXPECT_EQ(pool.lent_ahead(), 0u);
@@ -175,7 +179,8 @@ TEST_F(RunnerPoolTest, ARunnerRunsOnTheCpusItsSpecNames) {
   std::ifstream status("/proc/" + std::to_string(threads.front()) + "/status");
   std::string line, allowed;
   while (std::getline(status, line))
-    if (line.rfind("Cpus_allowed_list:", 0) == 0) allowed = line.substr(line.find_first_not_of(" \t", 18));
+    if (line.rfind("Cpus_allowed_list:", 0) == 0)
+      allowed = line.substr(line.find_first_not_of(" \t", 18));
   EXPECT_EQ(allowed, std::to_string(cpu));
 
   RunnerPool pool;
@@ -190,7 +195,8 @@ TEST_F(RunnerPoolTest, ARunnerRunsOnTheCpusItsSpecNames) {
   none.cpus = {1023};  // no machine this runs on has it
   RunnerClient refused(none);
   EXPECT_FALSE(refused.wait_ready());
-  EXPECT_NE(refused.start_error().find("CPUs 1023 (ARENA_RUNNER_CPUS)"), std::string::npos) << refused.start_error();
+  EXPECT_NE(refused.start_error().find("CPUs 1023 (ARENA_RUNNER_CPUS)"), std::string::npos)
+      << refused.start_error();
 }
 
 // The runner's descriptors are 3 (socket) and 4 (region) whatever numbers the judge's copies
@@ -261,7 +267,8 @@ TEST_F(RunnerPoolTest, AWrongCandidateJudgedFromThePoolIsWrong) {
   jo.shapes = select_shapes(task_, "visible", jo.seed);
   jo.timing = false;
   jo.runners = &pool;
-  Verdict v = judge_solution(task_, *backend_, "wrong_tail.cpp", read_file(broken("wrong_tail")), jo);
+  Verdict v =
+      judge_solution(task_, *backend_, "wrong_tail.cpp", read_file(broken("wrong_tail")), jo);
   EXPECT_EQ(pool.lent_ahead(), 2u);
   ASSERT_FALSE(v.shapes.empty()) << v.internal_error;
   for (const auto& s : v.shapes) {
@@ -323,6 +330,56 @@ TEST_F(RunnerPoolTest, TheJudgeSpreadsEachTimedSideOverItsTimedRunners) {
   }
 }
 
+TEST_F(RunnerPoolTest, ASideWhoseSecondRunnerCannotStartIsTimedOnTheOtherAndTheVerdictSaysWhy) {
+  // A solution that loads in one process at a time only (as one that takes most of the device's
+  // memory at load would): whichever of the candidate's two runners loads it second dies.
+  ScopedEnv two("ARENA_TIMED_RUNNERS", "2");
+  ScopedEnv off("ARENA_NO_SANDBOX", "1");  // the solution's file is outside what a runner may open
+  const fs::path marker = dir_ / "loaded-once";
+  fs::create_directories(dir_);
+  const std::string once = R"(#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+#include <cstdlib>
+namespace {
+struct LoadsOnce {
+  LoadsOnce() {
+    int fd = open(")" + marker.string() +
+                           R"(", O_RDWR | O_CREAT, 0600);
+    if (fd < 0 || flock(fd, LOCK_EX) != 0) abort();
+    char c = 0;
+    if (pread(fd, &c, 1, 0) == 1) abort();  // loaded before, in another process
+    if (pwrite(fd, "1", 1, 0) != 1) abort();
+    close(fd);
+  }
+} loads_once;
+}  // namespace
+)";
+  RunnerPool pool;
+  JudgeOptions jo = timed_from(pool);
+  jo.start_next_runners = false;
+  Verdict v = judge_solution(task_, *backend_, "once.cpp", once + starter_, jo);
+  ASSERT_EQ(v.exit_code(), 0) << v.internal_error;
+  ASSERT_FALSE(v.shapes.empty());
+  for (const auto& s : v.shapes) {
+    ASSERT_TRUE(s.timing) << s.shape.label();
+    EXPECT_EQ(s.timing->runners, 1) << s.shape.label();
+    EXPECT_EQ(s.timing->baseline_runners, 2) << s.shape.label();
+    EXPECT_EQ(s.timing->candidate_runner_medians_ns.size(), 1u);
+    EXPECT_NE(s.timing->fewer_runners_because.find("candidate: runner "), std::string::npos)
+        << s.timing->fewer_runners_because;
+    EXPECT_NE(s.timing->fewer_runners_because.find("of 2 could not start"), std::string::npos)
+        << s.timing->fewer_runners_because;
+  }
+  // Where no runner of a side can start, the shape fails as before.
+  std::string twice = once;
+  twice.replace(twice.find("if (pread"), 0, "abort();\n    ");
+  Verdict never = judge_solution(task_, *backend_, "never.cpp", twice + starter_, jo);
+  ASSERT_FALSE(never.shapes.empty());
+  EXPECT_FALSE(never.shapes[0].correct);
+  EXPECT_EQ(never.shapes[0].failure, FailureClass::kCrash) << never.shapes[0].message;
+}
+
 TEST_F(RunnerPoolTest, ALaneWithTwoRunnersHoldsItsSolutionInTwoProcessesEachWithItsOwnRegion) {
   RunnerSpec spec = starter_spec();
   Lane lane(*backend_, task_, spec.library, int64_t{64} << 20);
@@ -336,13 +393,15 @@ TEST_F(RunnerPoolTest, ALaneWithTwoRunnersHoldsItsSolutionInTwoProcessesEachWith
   std::vector<int> second = lane.runner_thread_ids();
   ASSERT_FALSE(first.empty());
   ASSERT_FALSE(second.empty());
-  for (int tid : second) EXPECT_EQ(std::count(first.begin(), first.end(), tid), 0) << "thread " << tid << " in both";
+  for (int tid : second)
+    EXPECT_EQ(std::count(first.begin(), first.end(), tid), 0) << "thread " << tid << " in both";
 
   // Inputs and guards go to both regions; a call writes the current runner's outputs only.
   std::vector<HostBuffer> inputs;
   for (float value : {1.0f, 2.0f}) {
     HostBuffer b(1000 * sizeof(float));
-    for (size_t i = 0; i < 1000; ++i) std::memcpy(b.data() + i * sizeof(float), &value, sizeof(float));
+    for (size_t i = 0; i < 1000; ++i)
+      std::memcpy(b.data() + i * sizeof(float), &value, sizeof(float));
     inputs.push_back(b);
   }
   lane.write_inputs(inputs);
@@ -356,10 +415,12 @@ TEST_F(RunnerPoolTest, ALaneWithTwoRunnersHoldsItsSolutionInTwoProcessesEachWith
   lane.use_runner(1);
   ASSERT_EQ(lane.call(10).kind, CallOutcome::Kind::kOk);
   float got = 0;
-  std::memcpy(&got, static_cast<const std::byte*>(lane.tensor(2)) + 999 * sizeof(float), sizeof(float));
+  std::memcpy(&got, static_cast<const std::byte*>(lane.tensor(2)) + 999 * sizeof(float),
+              sizeof(float));
   EXPECT_EQ(got, 3.0f) << "runner 1's output";
   lane.use_runner(0);
-  std::memcpy(&got, static_cast<const std::byte*>(lane.tensor(2)) + 999 * sizeof(float), sizeof(float));
+  std::memcpy(&got, static_cast<const std::byte*>(lane.tensor(2)) + 999 * sizeof(float),
+              sizeof(float));
   EXPECT_NE(got, 3.0f) << "runner 0's output is still the poison";
 
   // An input changed in the second runner's region is found whichever runner is current.
@@ -371,7 +432,8 @@ TEST_F(RunnerPoolTest, ALaneWithTwoRunnersHoldsItsSolutionInTwoProcessesEachWith
 }
 
 TEST_F(RunnerPoolTest, AJudgeWithoutAPoolStartsItsOwnAheadAndLeavesNoneBehind) {
-  if (!children_listed()) GTEST_SKIP() << "SKIPPED: this kernel does not list a thread's children in /proc";
+  if (!children_listed())
+    GTEST_SKIP() << "SKIPPED: this kernel does not list a thread's children in /proc";
   JudgeOptions jo;
   jo.seed = 7;
   jo.shapes = select_shapes(task_, "visible", jo.seed);
