@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <system_error>
 #include <ctime>
 #include <thread>
 
@@ -106,7 +107,11 @@ void hand_over_teardown(std::vector<pid_t> killed, const DeviceLock* lock) {
     return;
   }
   killed.push_back(watcher);
-  std::thread([pids = std::move(killed)] { reap(pids); }).detach();
+  try {
+    std::thread([pids = killed] { reap(pids); }).detach();
+  } catch (const std::system_error&) {
+    reap(killed);  // no thread to be had: here, the watcher keeping the lock meanwhile
+  }
   // The caller's descriptor of the lock closes after this; the watcher's keeps the lock.
 }
 
