@@ -8,8 +8,8 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <system_error>
 #include <ctime>
+#include <system_error>
 #include <thread>
 
 namespace arena {
@@ -79,38 +79,46 @@ void close_all_but(const std::vector<int>& keep) {
   _exit(0);  // the lock goes with the last descriptor of it
 }
 
+// Forks the watcher of `pids` holding `lock_fd`; its pid, or -1 where it cannot be had (no
+// pidfd_open before Linux 5.3, too many processes, no fork).
+pid_t start_watcher(const std::vector<pid_t>& pids, int lock_fd) {
+  if (pids.size() > 64) return -1;
+  std::vector<int> pidfds;
+  for (pid_t p : pids) {
+    const int fd = pidfd_of(p);
+    if (fd < 0) break;
+    pidfds.push_back(fd);
+  }
+  pid_t watcher = -1;
+  if (pidfds.size() == pids.size()) {
+    std::vector<int> keep = pidfds;
+    keep.push_back(lock_fd);
+    std::sort(keep.begin(), keep.end());
+    watcher = fork();
+    if (watcher == 0) watch(pidfds, keep);
+  }
+  for (int fd : pidfds) close(fd);
+  return watcher;
+}
+
 }  // namespace
 
 void hand_over_teardown(std::vector<pid_t> killed, const DeviceLock* lock) {
   std::erase_if(killed, [](pid_t p) { return p <= 0; });
   if (killed.empty()) return;
-  std::vector<int> pidfds;
-  bool watchable = killed.size() <= 64;
-  for (pid_t p : killed) {
-    if (!watchable) break;
-    int fd = pidfd_of(p);
-    if (fd < 0) watchable = false;
-    pidfds.push_back(fd);
+  if (lock != nullptr) {
+    const pid_t watcher = start_watcher(killed, lock->fd());
+    if (watcher < 0) {
+      reap(killed);  // no watcher: as before, here, with the caller's lock held
+      return;
+    }
+    killed.push_back(watcher);
   }
-  pid_t watcher = -1;
-  if (watchable) {
-    std::vector<int> keep = pidfds;
-    if (lock) keep.push_back(lock->fd());
-    std::sort(keep.begin(), keep.end());
-    watcher = fork();
-    if (watcher == 0) watch(pidfds, keep);
-  }
-  for (int fd : pidfds)
-    if (fd >= 0) close(fd);
-  if (watcher < 0) {
-    reap(killed);  // no watcher: as before, here, with the lock held
-    return;
-  }
-  killed.push_back(watcher);
+  // No lock (none could be had): nothing to hold, only the reaping.
   try {
     std::thread([pids = killed] { reap(pids); }).detach();
   } catch (const std::system_error&) {
-    reap(killed);  // no thread to be had: here, the watcher keeping the lock meanwhile
+    reap(killed);  // no thread to be had: here (a watcher keeps the lock meanwhile)
   }
   // The caller's descriptor of the lock closes after this; the watcher's keeps the lock.
 }

@@ -18,11 +18,12 @@
 namespace arena {
 
 // Hands over `killed` (children of this process, already sent SIGKILL) together with `lock`
-// (the device's shared lock, held by the caller; null where it could not be had), which the
-// caller lets go after this returns. Returns at once where the watcher could be started; else
-// (no pidfd_open, no fork) it reaps them here, as before, with the caller's lock still held.
-// Either way every pid is reaped by this process while it lives (a process that exits sooner
-// leaves them to init) and the lock is held until all have ended.
+// (the device's shared lock, held by the caller, who lets go of it after this returns; null
+// where none could be had: then there is nothing to hold and no watcher). Returns at once where
+// the watcher could be started; else (no pidfd_open, no fork) it reaps them here, as before,
+// with the caller's lock still held. Either way every pid is reaped by this process while it
+// lives (a process that exits sooner leaves them to init) and the lock is held until all have
+// ended.
 void hand_over_teardown(std::vector<pid_t> killed, const DeviceLock* lock);
 
 }  // namespace arena

@@ -100,12 +100,16 @@ TEST(Teardown, ProcessesAlreadyGoneAreReapedAndLeaveTheLockFree) {
 TEST(Teardown, TheWatcherKeepsNoPipeOfTheCallerOpen) {
   // A caller reading the judge's stdout to its end must see it end when the judge exits, not
   // when the handed-over runners are gone.
+  LockDir dir;
   int release = -1;
   pid_t slow = child_until_closed(&release);
   ASSERT_GT(slow, 0);
   int out[2];
   ASSERT_EQ(pipe(out), 0);  // after the child: only this process and the watcher could hold it
-  hand_over_teardown({slow}, nullptr);
+  {
+    DeviceLock shared("cuda-test", {}, DeviceLock::Mode::kShared);
+    hand_over_teardown({slow}, &shared);
+  }
   close(out[1]);
   pollfd p{out[0], POLLIN, 0};
   ASSERT_EQ(poll(&p, 1, 5000), 1) << "the pipe's write end is still open somewhere";
@@ -113,6 +117,16 @@ TEST(Teardown, TheWatcherKeepsNoPipeOfTheCallerOpen) {
   EXPECT_EQ(read(out[0], &c, 1), 0);  // end of file while `slow` still lives
   EXPECT_EQ(waitpid(slow, nullptr, WNOHANG) < 0 && errno == ECHILD, false);
   close(out[0]);
+  close(release);
+  EXPECT_TRUE(reaped_soon(slow));
+}
+
+TEST(Teardown, WithoutALockTheProcessesAreStillReaped) {
+  int release = -1;
+  pid_t slow = child_until_closed(&release);
+  ASSERT_GT(slow, 0);
+  hand_over_teardown({slow}, nullptr);  // returns at once
+  EXPECT_EQ(waitpid(slow, nullptr, WNOHANG) < 0 && errno == ECHILD, false);
   close(release);
   EXPECT_TRUE(reaped_soon(slow));
 }
