@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 #include <poll.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -45,6 +46,15 @@ pid_t child_until_closed(int* release) {
   return pid;
 }
 
+// Whether this kernel has pidfd_open (Linux 5.3): without it the hand-over reaps in place, and
+// the tests that hand over living processes would wait for them for ever.
+bool pidfds_here() {
+  const int fd = static_cast<int>(syscall(SYS_pidfd_open, getpid(), 0));
+  if (fd < 0) return false;
+  close(fd);
+  return true;
+}
+
 // Whether `pid` is no longer a child of this process (reaped), waiting up to 10 s.
 bool reaped_soon(pid_t pid) {
   for (int i = 0; i < 1000; ++i) {
@@ -55,6 +65,8 @@ bool reaped_soon(pid_t pid) {
 }
 
 TEST(Teardown, TheLockIsHeldUntilEveryHandedOverProcessHasEnded) {
+  if (!pidfds_here())
+    GTEST_SKIP() << "SKIPPED: no pidfd_open on this kernel (the hand-over reaps in place)";
   LockDir dir;
   int release_a = -1, release_b = -1;
   pid_t a = child_until_closed(&release_a);
@@ -98,6 +110,8 @@ TEST(Teardown, ProcessesAlreadyGoneAreReapedAndLeaveTheLockFree) {
 }
 
 TEST(Teardown, TheWatcherKeepsNoPipeOfTheCallerOpen) {
+  if (!pidfds_here())
+    GTEST_SKIP() << "SKIPPED: no pidfd_open on this kernel (the hand-over reaps in place)";
   // A caller reading the judge's stdout to its end must see it end when the judge exits, not
   // when the handed-over runners are gone.
   LockDir dir;
