@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <ctime>
 #include <system_error>
 #include <thread>
@@ -54,6 +55,12 @@ void close_all_but(const std::vector<int>& keep) {
 // The watcher, in the forked child: only system calls from here (the parent has threads).
 [[noreturn]] void watch(const std::vector<int>& pidfds, const std::vector<int>& keep) {
   prctl(PR_SET_NAME, "arena-teardown", 0, 0, 0);
+  // A group of its own and deaf to the terminal: a Ctrl-C that ends `arena eval` right after the
+  // verdict must not end the lock before the contexts.
+  setpgid(0, 0);
+  signal(SIGINT, SIG_IGN);
+  signal(SIGQUIT, SIG_IGN);
+  signal(SIGHUP, SIG_IGN);
   // Every other descriptor goes: a pipe of the judge's (the stdout a caller reads to its end)
   // must not stay open while the watcher waits.
   close_all_but(keep);

@@ -8,10 +8,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "core/temp_dir.hpp"
 #include "judge/device_lock.hpp"
@@ -131,6 +136,52 @@ TEST(Teardown, TheWatcherKeepsNoPipeOfTheCallerOpen) {
   EXPECT_EQ(read(out[0], &c, 1), 0);  // end of file while `slow` still lives
   EXPECT_EQ(waitpid(slow, nullptr, WNOHANG) < 0 && errno == ECHILD, false);
   close(out[0]);
+  close(release);
+  EXPECT_TRUE(reaped_soon(slow));
+}
+
+// The children of this process named `comm` (/proc/self/task/*/children).
+std::vector<pid_t> children_named(const std::string& comm) {
+  std::vector<pid_t> found;
+  for (const auto& t : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream in(t.path() / "children");
+    for (pid_t pid = 0; in >> pid;) {
+      std::ifstream name("/proc/" + std::to_string(pid) + "/comm");
+      std::string n;
+      if (std::getline(name, n) && n == comm) found.push_back(pid);
+    }
+  }
+  return found;
+}
+
+TEST(Teardown, TheWatcherIsInAProcessGroupOfItsOwn) {
+  // A Ctrl-C at the terminal signals the judge's group: the watcher, and the lock, stay.
+  if (!pidfds_here())
+    GTEST_SKIP() << "SKIPPED: no pidfd_open on this kernel (the hand-over reaps in place)";
+  LockDir dir;
+  int release = -1;
+  pid_t slow = child_until_closed(&release);
+  ASSERT_GT(slow, 0);
+  const std::vector<pid_t> earlier = children_named("arena-teardown");  // other tests' watchers
+  {
+    DeviceLock shared("cuda-test", {}, DeviceLock::Mode::kShared);
+    hand_over_teardown({slow}, &shared);
+  }
+  std::vector<pid_t> watchers;
+  for (int i = 0; i < 200 && watchers.empty(); ++i) {  // its name is set first thing
+    watchers = children_named("arena-teardown");
+    std::erase_if(watchers,
+                  [&](pid_t p) { return std::count(earlier.begin(), earlier.end(), p) > 0; });
+    if (watchers.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(watchers.size(), 1u);
+  pid_t group = -1;
+  for (int i = 0; i < 200 && group != watchers[0]; ++i) {
+    group = getpgid(watchers[0]);
+    if (group != watchers[0]) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(group, watchers[0]);
+  EXPECT_NE(group, getpgrp());
   close(release);
   EXPECT_TRUE(reaped_soon(slow));
 }
