@@ -60,6 +60,13 @@ bool pidfds_here() {
   return true;
 }
 
+// What the judge does at the end of an eval: the device's shared lock taken, the processes
+// handed over with it, and this process's hold let go.
+void hand_over_holding_the_lock(const std::vector<pid_t>& pids) {
+  DeviceLock shared("cuda-test", {}, DeviceLock::Mode::kShared);
+  hand_over_teardown(pids, &shared);
+}
+
 // Whether `pid` is no longer a child of this process (reaped), waiting up to 10 s.
 bool reaped_soon(pid_t pid) {
   for (int i = 0; i < 1000; ++i) {
@@ -78,10 +85,7 @@ TEST(Teardown, TheLockIsHeldUntilEveryHandedOverProcessHasEnded) {
   pid_t b = child_until_closed(&release_b);
   ASSERT_GT(a, 0);
   ASSERT_GT(b, 0);
-  {
-    DeviceLock shared("cuda-test", {}, DeviceLock::Mode::kShared);
-    hand_over_teardown({a, b}, &shared);
-  }  // this process's hold goes here; the watcher's stays
+  hand_over_holding_the_lock({a, b});
   std::atomic<bool> timing{false};
   std::atomic<bool> had_to_wait{false};
   std::thread next_judge([&] {
@@ -106,10 +110,7 @@ TEST(Teardown, ProcessesAlreadyGoneAreReapedAndLeaveTheLockFree) {
   pid_t gone = fork();
   if (gone == 0) _exit(0);
   ASSERT_GT(gone, 0);
-  {
-    DeviceLock shared("cuda-test", {}, DeviceLock::Mode::kShared);
-    hand_over_teardown({gone, -1}, &shared);
-  }
+  hand_over_holding_the_lock({gone, -1});
   DeviceLock exclusive("cuda-test");  // returns: the watcher saw the zombie as ended
   EXPECT_TRUE(reaped_soon(gone));
 }
@@ -125,10 +126,7 @@ TEST(Teardown, TheWatcherKeepsNoPipeOfTheCallerOpen) {
   ASSERT_GT(slow, 0);
   int out[2];
   ASSERT_EQ(pipe(out), 0);  // after the child: only this process and the watcher could hold it
-  {
-    DeviceLock shared("cuda-test", {}, DeviceLock::Mode::kShared);
-    hand_over_teardown({slow}, &shared);
-  }
+  hand_over_holding_the_lock({slow});
   close(out[1]);
   pollfd p{out[0], POLLIN, 0};
   ASSERT_EQ(poll(&p, 1, 5000), 1) << "the pipe's write end is still open somewhere";
@@ -163,10 +161,7 @@ TEST(Teardown, TheWatcherIsInAProcessGroupOfItsOwn) {
   pid_t slow = child_until_closed(&release);
   ASSERT_GT(slow, 0);
   const std::vector<pid_t> earlier = children_named("arena-teardown");  // other tests' watchers
-  {
-    DeviceLock shared("cuda-test", {}, DeviceLock::Mode::kShared);
-    hand_over_teardown({slow}, &shared);
-  }
+  hand_over_holding_the_lock({slow});
   std::vector<pid_t> watchers;
   for (int i = 0; i < 200 && watchers.empty(); ++i) {  // its name is set first thing
     watchers = children_named("arena-teardown");
