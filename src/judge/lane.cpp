@@ -49,6 +49,8 @@ void Lane::start() {
   }
   runners_.resize(static_cast<size_t>(wanted_runners_));
   if (current_ >= runners_.size()) current_ = 0;
+  for (size_t i = 0; i < runners_.size(); ++i)
+    if (runners_[i].number == 0) runners_[i].number = static_cast<int>(i) + 1;
   for (Runner& r : runners_) {
     if (r.client && r.client->alive()) continue;
     if (spec_) {
@@ -61,6 +63,21 @@ void Lane::start() {
     }
     r.counted_start = false;
   }
+}
+
+void Lane::drop_runner(int i, const std::string& why) {
+  if (i < 0 || i >= runners() || runners() < 2)
+    throw InternalError("drop_runner " + std::to_string(i) + " of a lane with " +
+                        std::to_string(runners()));
+  Runner& r = runners_[static_cast<size_t>(i)];
+  if (!fewer_runners_because_.empty()) fewer_runners_because_ += "; ";
+  fewer_runners_because_ +=
+      "runner " + std::to_string(r.number) + " of " + std::to_string(asked_runners_) + " " + why;
+  if (plane_ != nullptr) plane_->release(r.device_buffer);
+  runners_.erase(runners_.begin() + i);  // its client's destructor ends and reaps the process
+  wanted_runners_ = runners();
+  current_ = 0;
+  if (!layout_.slots.empty()) use_placement(runners_[0].placement);
 }
 
 void Lane::use_runner(int i) {
@@ -111,27 +128,12 @@ std::string Lane::prepare(const Shape& shape) {
     failed_ = 0;
     return runners_[0].client->start_error();
   }
-  if (up < runners_.size()) {
-    // Some are up: the others' failure comes of the judge's choice to load the solution more
-    // than once (one that takes most of the device's memory at load, say), not of the solution.
-    // The side goes on with those that are up, for the rest of the eval, and the verdict says why.
-    std::vector<Runner> kept;
-    for (size_t i = 0; i < runners_.size(); ++i) {
-      Runner& r = runners_[i];
-      if (r.client->start_error().empty()) {
-        kept.push_back(std::move(r));
-        continue;
-      }
-      if (!fewer_runners_because_.empty()) fewer_runners_because_ += "; ";
-      fewer_runners_because_ += "runner " + std::to_string(i + 1) + " of " +
-                                std::to_string(runners_.size()) +
-                                " could not start: " + r.client->start_error();
-      if (plane_ != nullptr) plane_->release(r.device_buffer);
-    }
-    runners_ = std::move(kept);
-    wanted_runners_ = static_cast<int>(runners_.size());
-    current_ = 0;
-  }
+  // Some are up: the others' failure comes of the judge's choice to load the solution more
+  // than once (one that takes most of the device's memory at load, say), not of the solution.
+  // The side goes on with those that are up, for the rest of the eval, and the verdict says why.
+  for (size_t i = runners_.size(); i-- > 0;)
+    if (!runners_[i].client->start_error().empty())
+      drop_runner(static_cast<int>(i), "could not start: " + runners_[i].client->start_error());
   dims_.clear();
   for (const auto& t : task_.tensors) dims_.push_back(task_.dims(t, shape));
   layout_ = make_layout(tensor_bytes(task_, shape));

@@ -31,11 +31,13 @@ namespace arena {
 int64_t region_bytes(const Task& task, const Shape& shape);
 
 // The spec of a lane's plain runner for `library` (the one a RunnerPool is filled with).
-RunnerSpec lane_runner_spec(const Backend& backend, const std::filesystem::path& library, int64_t max_region_bytes);
+RunnerSpec lane_runner_spec(const Backend& backend, const std::filesystem::path& library,
+                            int64_t max_region_bytes);
 
 class Lane {
  public:
-  Lane(const Backend& backend, const Task& task, std::filesystem::path library, int64_t max_region_bytes);
+  Lane(const Backend& backend, const Task& task, std::filesystem::path library,
+       int64_t max_region_bytes);
   // Closes the descriptor of its device plane buffer; the buffer itself goes with the plane.
   ~Lane();
   Lane(const Lane&) = delete;
@@ -53,10 +55,15 @@ class Lane {
   // With several runners, each runner's buffer holds ceil(n / runners) of them.
   void use_placements(int n) { wanted_placements_ = n; }
   // How many runners the lane holds its solution in, from the next start() on (1: the default).
-  void use_runners(int n) { wanted_runners_ = n < 1 ? 1 : n; }
+  void use_runners(int n) { asked_runners_ = wanted_runners_ = n < 1 ? 1 : n; }
   // Why this lane holds fewer runners than use_runners() asked ("" when it holds them all): a
-  // runner after the first that could not start is dropped for the rest of the eval.
+  // runner after the first that could not start (prepare) or whose warm-up call ran out of
+  // memory (the timing loop) is dropped for the rest of the eval.
   const std::string& fewer_runners_because() const { return fewer_runners_because_; }
+  // Drops runner `i` (of several; its process ends, its device buffer goes) for the rest of the
+  // eval; "runner <number> of <asked>: <why>" joins fewer_runners_because(). The current runner
+  // is the first afterwards. Throws InternalError for the only runner or an index out of range.
+  void drop_runner(int i, const std::string& why);
   int runners() const { return static_cast<int>(runners_.size()); }
   // The runner that the next calls go to (0 <= i < runners()); prepare() makes it the first.
   void use_runner(int i);
@@ -90,8 +97,8 @@ class Lane {
   // `flags` and `graph_launches` go to the runner as RunnerClient::call says. With
   // Transfer::kOutputs (timed calls) inputs left on the device stay as they were (a solution
   // that changes them is found by the next download_all()).
-  CallOutcome call(double timeout_s, bool cold = false, uint32_t flags = 0, uint32_t graph_launches = 0,
-                   Transfer transfer = Transfer::kWhole);
+  CallOutcome call(double timeout_s, bool cold = false, uint32_t flags = 0,
+                   uint32_t graph_launches = 0, Transfer transfer = Transfer::kWhole);
   // Every runner's whole region back from the device (after outputs-only calls); false if one
   // died. Not a runner whose region got inputs after its last call (write_inputs writes every
   // runner's): its device copy is older than them, and what it holds stays as written.
@@ -101,8 +108,11 @@ class Lane {
   // The current runner's thread ids, and whether one is running (not exiting): RunnerClient's.
   std::vector<int> runner_thread_ids() const { return runner().thread_ids(); }
   bool runner_thread_running(int tid) const { return runner().thread_running(tid); }
-  // After a prepare() that failed: how the failing runner's start failed (RunnerClient::start_failure_kind).
-  CallOutcome::Kind start_failure_kind() const { return runners_.at(failed_).client->start_failure_kind(); }
+  // After a prepare() that failed: how the failing runner's start failed
+  // (RunnerClient::start_failure_kind).
+  CallOutcome::Kind start_failure_kind() const {
+    return runners_.at(failed_).client->start_failure_kind();
+  }
   // Whether the current runner runs under its seccomp profile (known once prepare() succeeded).
   const SandboxState& sandbox() const { return runner().sandbox(); }
 
@@ -125,7 +135,9 @@ class Lane {
   const BufferLayout& layout() const { return layout_; }
   // The device plane's buffer the current runner works on (its current placement: a view of the
   // layout's size); nullptr when it has its own.
-  const DevicePlane::Buffer* device_buffer() const { return on_plane() ? &placement_view_ : nullptr; }
+  const DevicePlane::Buffer* device_buffer() const {
+    return on_plane() ? &placement_view_ : nullptr;
+  }
   // Its placements per runner (1 where it has none of the plane's): placement j of runner r's
   // device buffer; the current runner's next calls (and device_buffer()) on its placement
   // (current + 1) mod placements(). Each runner keeps its own place in the rotation.
@@ -150,11 +162,13 @@ class Lane {
     int placement = 0;
     bool inputs_on_device = false;  // uploaded since the last write_inputs() or prepare()
     bool counted_start = false;
+    int number = 0;  // 1, 2, ... in the order they were first started (the verdict's names)
   };
   std::vector<Runner> runners_;
   size_t current_ = 0;
   size_t failed_ = 0;  // the runner whose start the last failed prepare() reports
   int wanted_runners_ = 1;
+  int asked_runners_ = 1;  // use_runners()'s, before any was dropped
   std::string fewer_runners_because_;
   RunnerClient& runner() const { return *runners_.at(current_).client; }
   bool on_plane() const { return !runners_.empty() && runners_[current_].device_buffer.id != 0; }

@@ -15,7 +15,8 @@ void Samples::keep(const CallOutcome& o, int runner_index) {
   runner.push_back(runner_index);
   runner_ns.push_back(static_cast<double>(o.runner_ns));
   host_ns.push_back(o.host_seconds * 1e9);
-  cpu.push_back({static_cast<double>(o.runner_ns), o.runner_cpu_ns, o.caller_cpu_ns, o.gone_cpu_ns});
+  cpu.push_back(
+      {static_cast<double>(o.runner_ns), o.runner_cpu_ns, o.caller_cpu_ns, o.gone_cpu_ns});
   all_work_ns.push_back(static_cast<double>(o.all_work_ns));
 }
 
@@ -76,8 +77,9 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
     uint32_t flags = samples ? 0 : protocol::kCallNoHold;
     // On the host path outputs and guards move each way, inputs only when before_call wrote new
     // ones (checked after the loop); on the device nothing moves.
-    CallOutcome o = lane.call(options.timeout_s * std::max<uint32_t>(1, graph), options.cold_cache,
-                              flags, graph, options.on_device ? Lane::Transfer::kNone : Lane::Transfer::kOutputs);
+    CallOutcome o =
+        lane.call(options.timeout_s * std::max<uint32_t>(1, graph), options.cold_cache, flags,
+                  graph, options.on_device ? Lane::Transfer::kNone : Lane::Transfer::kOutputs);
     if (o.kind != CallOutcome::Kind::kOk) {
       *failure = o;
       return false;
@@ -85,8 +87,8 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
     if (options.after_call) options.after_call(lane);
     threads_after_call = o.threads_after;
     if (graph == 0 && options.window_overhead_ns > 0)
-      o.runner_ns = static_cast<uint64_t>(
-          std::llround(kernel_time_ns(static_cast<double>(o.runner_ns), options.window_overhead_ns)));
+      o.runner_ns = static_cast<uint64_t>(std::llround(
+          kernel_time_ns(static_cast<double>(o.runner_ns), options.window_overhead_ns)));
     if (graph > 1) {  // per call
       o.runner_ns /= graph;
       o.all_work_ns /= graph;
@@ -94,14 +96,15 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
       for (double* ns : {&o.runner_cpu_ns, &o.caller_cpu_ns, &o.gone_cpu_ns})
         if (*ns >= 0) *ns /= graph;
     }
-    if (samples) samples->add(o, options.telemetry ? options.telemetry() : std::nullopt, lane.runner_index());
+    if (samples)
+      samples->add(o, options.telemetry ? options.telemetry() : std::nullopt, lane.runner_index());
     return true;
   };
 
   // Warm-up: one call of each runner of each lane (judge/timed_runners.hpp), the same as a timed
   // call, then discarded; a lane's runners are then called in turn, one per pair.
-  const int candidate_runners = candidate.runners();
-  const int baseline_runners = baseline ? baseline->runners() : 1;
+  int candidate_runners = candidate.runners();
+  int baseline_runners = baseline ? baseline->runners() : 1;
   // Each candidate runner's threads after its warm-up: those a library starts at its first use
   // (OpenMP's pool, cuBLAS, the driver's) exist by now. A thread not among them that runs right
   // after a timed call (or at the end) was started by a timed call, which returned without it
@@ -121,6 +124,19 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
     }
     return out;
   };
+  // A runner after the first whose warm-up call ran out of memory, where the first one's did not:
+  // the solution keeps memory from its calls, and loaded once per runner it fits once. That comes
+  // of the judge's choice to load it several times, not of the solution: the runner is dropped
+  // (Lane::drop_runner) once every runner had its warm-up, and the side is timed on the others.
+  auto out_of_memory_again = [](int i, const CallOutcome& o) {
+    return i > 0 && o.kind == CallOutcome::Kind::kOom;
+  };
+  std::vector<std::pair<int, std::string>> candidate_drops, baseline_drops;
+  auto why = [](const CallOutcome& o) {
+    return "ran out of memory at its warm-up call where the first runner did not (the solution "
+           "keeps memory from its calls): " +
+           o.message;
+  };
   CallOutcome failure;
   for (int i = 0; i < std::max(candidate_runners, baseline_runners); ++i) {
     candidate.use_runner(i % candidate_runners);
@@ -128,18 +144,36 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
     if (options.before_pair) options.before_pair();
     if (i < candidate_runners) {
       if (!timed_call(candidate, nullptr, &failure)) {
-        r.candidate_failure = failure;
-        return r;
+        if (!out_of_memory_again(i, failure)) {
+          r.candidate_failure = failure;
+          return r;
+        }
+        candidate_drops.emplace_back(i, why(failure));
+      } else {
+        known[static_cast<size_t>(i)] = running(candidate.runner_thread_ids());
+        left_running.clear();  // no timed call yet: none was left running by one
+        r.threads_after_warmup = std::max(r.threads_after_warmup,
+                                          static_cast<int>(known[static_cast<size_t>(i)].size()));
       }
-      known[static_cast<size_t>(i)] = running(candidate.runner_thread_ids());
-      left_running.clear();  // no timed call yet: none was left running by one
-      r.threads_after_warmup = std::max(r.threads_after_warmup, static_cast<int>(known[static_cast<size_t>(i)].size()));
     }
     if (baseline && i < baseline_runners && !timed_call(*baseline, nullptr, &failure)) {
-      r.baseline_failure = failure.message;
-      baseline = nullptr;
+      if (out_of_memory_again(i, failure)) {
+        baseline_drops.emplace_back(i, why(failure));
+      } else {
+        r.baseline_failure = failure.message;
+        baseline = nullptr;
+      }
     }
   }
+  for (auto d = candidate_drops.rbegin(); d != candidate_drops.rend(); ++d) {
+    candidate.drop_runner(d->first, d->second);
+    known.erase(known.begin() + d->first);
+  }
+  if (baseline)
+    for (auto d = baseline_drops.rbegin(); d != baseline_drops.rend(); ++d)
+      baseline->drop_runner(d->first, d->second);
+  candidate_runners = candidate.runners();
+  baseline_runners = baseline ? baseline->runners() : 1;
 
   // Each pair of timed calls runs in a random order (drawn from options.order_seed), and the
   // check of the candidate's outputs follows the pair: whatever the judge does between calls
@@ -158,7 +192,8 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
         baseline != nullptr && (random_bits(options.order_seed, pair) & 1) != 0;
     ++r.pairs;
     candidate.use_runner(static_cast<int>(pair % static_cast<uint64_t>(candidate_runners)));
-    if (baseline) baseline->use_runner(static_cast<int>(pair % static_cast<uint64_t>(baseline_runners)));
+    if (baseline)
+      baseline->use_runner(static_cast<int>(pair % static_cast<uint64_t>(baseline_runners)));
     if (options.before_pair) options.before_pair();
     if (baseline_first) {
       ++r.baseline_first;
@@ -184,7 +219,8 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
         candidate.use_runner(i);
         r.candidate_threads = std::max(r.candidate_threads, candidate.runner_threads());
         r.threads_after_timing =
-            std::max(r.threads_after_timing, static_cast<int>(running(candidate.runner_thread_ids()).size()));
+            std::max(r.threads_after_timing,
+                     static_cast<int>(running(candidate.runner_thread_ids()).size()));
       }
       r.threads_left_running = static_cast<int>(left_running.size());
       r.stop_reason =

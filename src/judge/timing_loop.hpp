@@ -1,8 +1,9 @@
 // The timing loop: candidate and baseline called in pairs, each pair in a random order (A B, B A,
 // ...) in one window, each call on freshly poisoned outputs and (cold mode) evicted caches, until
 // the stopping rule is met. A lane with several runners (judge/timed_runners.hpp) has them called
-// in turn, one per pair, each warmed up once first; their samples make one series per side. Every timed output of the candidate is checked by the caller's `check`
-// callback, after each pair.
+// in turn, one per pair, each warmed up once first; their samples make one series per side (a
+// runner after the first whose warm-up call ran out of memory is dropped: Lane::drop_runner).
+// Every timed output of the candidate is checked by the caller's `check` callback, after each pair.
 #pragma once
 
 #include <functional>
@@ -28,8 +29,8 @@ namespace arena {
 // a flag that does not void the speedup: candidate and baseline alternate call by call, so both
 // ran under the same conditions.
 struct Samples {
-  std::vector<double> runner_ns;    // as the runner reported: the samples
-  std::vector<double> host_ns;      // the judge's clock around the request (IPC included)
+  std::vector<double> runner_ns;  // as the runner reported: the samples
+  std::vector<double> host_ns;    // the judge's clock around the request (IPC included)
   // The CPU times the kernel charged to the runner's threads (timer_check.hpp), with the
   // reported time. The i-th entry of each series is the i-th kept call's.
   std::vector<CallCpu> cpu;
@@ -48,7 +49,8 @@ struct Samples {
 
   // One timed call by runner `runner` of its lane, with the device's state after it (nullopt:
   // not known, the call is kept).
-  void add(const CallOutcome& o, const std::optional<DeviceTelemetry>& t = std::nullopt, int runner = 0);
+  void add(const CallOutcome& o, const std::optional<DeviceTelemetry>& t = std::nullopt,
+           int runner = 0);
   // After the last call: when more than half of the calls were set aside, keeps them after all.
   void finish();
   // The median of each runner's kept samples (runners 0 .. runners - 1; 0 for one with none).
@@ -78,8 +80,8 @@ struct TimingLoopResult {
   int threads_after_timing = 0;
   int threads_left_running = 0;
   std::string stop_reason;
-  int pairs = 0;           // timed pairs of calls
-  int baseline_first = 0;  // ... of which the baseline's call came first
+  int pairs = 0;                                 // timed pairs of calls
+  int baseline_first = 0;                        // ... of which the baseline's call came first
   std::optional<CallOutcome> candidate_failure;  // the candidate died or hung while timed
   std::string check_failure;                     // a timed output failed its check
   std::string baseline_failure;

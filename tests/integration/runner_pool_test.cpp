@@ -380,6 +380,77 @@ struct LoadsOnce {
   EXPECT_EQ(never.shapes[0].failure, FailureClass::kCrash) << never.shapes[0].message;
 }
 
+TEST_F(RunnerPoolTest,
+       ARunnerWhoseWarmUpRunsOutOfMemoryWhereTheFirstDidNotIsDroppedAndTheVerdictSaysWhy) {
+  // A solution that keeps memory from its calls, with room for one process's: whichever of the
+  // candidate's runners calls it second runs out of memory (the runner's own out-of-memory exit,
+  // the one a failed operator new takes).
+  ScopedEnv two("ARENA_TIMED_RUNNERS", "2");
+  ScopedEnv off("ARENA_NO_SANDBOX", "1");  // the solution's file is outside what a runner may open
+  const fs::path marker = dir_ / "called-once";
+  fs::create_directories(dir_);
+  const std::string keeps = R"(#include "arena_signature.h"
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+#include <cstdlib>
+#include <new>
+namespace {
+bool g_called = false;
+void claim_the_memory() {
+  int fd = open(")" + marker.string() +
+                            R"(", O_RDWR | O_CREAT, 0600);
+  if (fd < 0 || flock(fd, LOCK_EX) != 0) abort();
+  char c = 0;
+  const bool taken = pread(fd, &c, 1, 0) == 1;  // by another process's call
+  MARK
+  close(fd);
+  if (taken) {
+    if (std::new_handler h = std::get_new_handler()) h();
+    abort();
+  }
+}
+}  // namespace
+extern "C" void vector_add_f32(const float* a, const float* b, float* out, int64_t n) {
+  if (!g_called) {
+    g_called = true;
+    claim_the_memory();
+  }
+  for (int64_t i = 0; i < n; ++i) out[i] = a[i] + b[i];
+}
+)";
+  std::string once = keeps;
+  once.replace(once.find("MARK"), 4, R"(if (!taken && pwrite(fd, "1", 1, 0) != 1) abort();)");
+  RunnerPool pool;
+  JudgeOptions jo = timed_from(pool);
+  jo.start_next_runners = false;
+  Verdict v = judge_solution(task_, *backend_, "keeps.cpp", once, jo);
+  ASSERT_EQ(v.exit_code(), 0) << v.internal_error;
+  ASSERT_FALSE(v.shapes.empty());
+  for (const auto& s : v.shapes) {
+    ASSERT_TRUE(s.correct) << s.shape.label() << ": " << s.message;
+    ASSERT_TRUE(s.timing) << s.shape.label();
+    EXPECT_EQ(s.timing->runners, 1) << s.shape.label();
+    EXPECT_EQ(s.timing->baseline_runners, 2) << s.shape.label();
+    EXPECT_EQ(s.timing->candidate_runner_medians_ns.size(), 1u);
+    EXPECT_NE(s.timing->fewer_runners_because.find(
+                  "candidate: runner 2 of 2 ran out of memory at its warm-up"),
+              std::string::npos)
+        << s.timing->fewer_runners_because;
+    EXPECT_EQ(s.timing->fewer_runners_because.find("baseline"), std::string::npos)
+        << s.timing->fewer_runners_because;
+  }
+  // Where the first runner runs out of memory too, the shape fails with `oom` as before.
+  fs::remove(marker);
+  std::string always = keeps;
+  always.replace(always.find("MARK"), 4, "");
+  always.replace(always.find("const bool taken = "), 19, "const bool taken = true || ");
+  Verdict never = judge_solution(task_, *backend_, "always.cpp", always, jo);
+  ASSERT_FALSE(never.shapes.empty());
+  EXPECT_FALSE(never.shapes[0].correct);
+  EXPECT_EQ(never.shapes[0].failure, FailureClass::kOom) << never.shapes[0].message;
+}
+
 TEST_F(RunnerPoolTest, ALaneWithTwoRunnersHoldsItsSolutionInTwoProcessesEachWithItsOwnRegion) {
   RunnerSpec spec = starter_spec();
   Lane lane(*backend_, task_, spec.library, int64_t{64} << 20);
