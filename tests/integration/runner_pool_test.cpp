@@ -25,6 +25,7 @@
 #include "judge/judge.hpp"
 #include "judge/lane.hpp"
 #include "judge/shape_selection.hpp"
+#include "report/verdict_table.hpp"
 #include "scoped_env.hpp"
 
 namespace arena::testing {
@@ -440,6 +441,15 @@ extern "C" void vector_add_f32(const float* a, const float* b, float* out, int64
     EXPECT_EQ(s.timing->fewer_runners_because.find("baseline"), std::string::npos)
         << s.timing->fewer_runners_because;
   }
+  // The human verdict says it once, from the first shape on.
+  const std::string table = render_verdict(v);
+  const std::string said =
+      "timed on fewer runners than asked (candidate 1, baseline 2): candidate: runner 2 of 2 ran "
+      "out of memory";
+  EXPECT_NE(table.find("note from " + v.shapes[0].shape.label() + " on: " + said),
+            std::string::npos)
+      << table;
+  EXPECT_EQ(table.find(said), table.rfind(said)) << table;
   // Where the first runner runs out of memory too, the shape fails with `oom` as before.
   fs::remove(marker);
   std::string always = keeps;
