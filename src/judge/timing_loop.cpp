@@ -165,13 +165,15 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
       }
     }
   }
-  for (auto d = candidate_drops.rbegin(); d != candidate_drops.rend(); ++d) {
-    candidate.drop_runner(d->first, d->second);
-    known.erase(known.begin() + d->first);
+  // Later indices first: dropping one moves those after it down.
+  std::reverse(candidate_drops.begin(), candidate_drops.end());
+  std::reverse(baseline_drops.begin(), baseline_drops.end());
+  for (const auto& [i, because] : candidate_drops) {
+    candidate.drop_runner(i, because);
+    known.erase(known.begin() + i);
   }
   if (baseline)
-    for (auto d = baseline_drops.rbegin(); d != baseline_drops.rend(); ++d)
-      baseline->drop_runner(d->first, d->second);
+    for (const auto& [i, because] : baseline_drops) baseline->drop_runner(i, because);
   candidate_runners = candidate.runners();
   baseline_runners = baseline ? baseline->runners() : 1;
 
