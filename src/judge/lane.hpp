@@ -61,7 +61,7 @@ class Lane {
   // memory (the timing loop) is dropped for the rest of the eval.
   const std::string& fewer_runners_because() const { return fewer_runners_because_; }
   // Drops runner `i` (of several; its process ends, its device buffer goes) for the rest of the
-  // eval; "runner <number> of <asked>: <why>" joins fewer_runners_because(). The current runner
+  // eval; "runner <number> of <asked> <why>" joins fewer_runners_because(). The current runner
   // is the first afterwards. Throws InternalError for the only runner or an index out of range.
   void drop_runner(int i, const std::string& why);
   int runners() const { return static_cast<int>(runners_.size()); }

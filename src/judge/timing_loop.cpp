@@ -165,7 +165,9 @@ TimingLoopResult run_timing_loop(Lane& candidate, Lane* baseline, const TimingLo
       }
     }
   }
-  // Later indices first: dropping one moves those after it down.
+  // Later indices first: dropping one moves those after it down. (Where the warm-up ended early,
+  // on a candidate failure, nothing is dropped: the shape fails, and the next prepare() restarts
+  // the dead runners. A baseline that failed otherwise is not timed at all.)
   std::reverse(candidate_drops.begin(), candidate_drops.end());
   std::reverse(baseline_drops.begin(), baseline_drops.end());
   for (const auto& [i, because] : candidate_drops) {

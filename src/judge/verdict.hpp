@@ -29,15 +29,15 @@ enum class FailureClass {
   kOutOfBounds,
   kNondeterministic,
   kForbiddenLibrary,  // the solution links against a library the task does not allow
-  kReferenceError,  // the task's reference failed: a harness problem, not the solution's
-  kSanitizer,       // --sanitize: compute-sanitizer found an error (or could not vouch for the call)
+  kReferenceError,    // the task's reference failed: a harness problem, not the solution's
+  kSanitizer,  // --sanitize: compute-sanitizer found an error (or could not vouch for the call)
   kSandboxViolation,  // the solution made a system call the runner's seccomp profile denies
 };
 
 std::string_view failure_class_name(FailureClass c);
 
 struct Timing {
-  SampleSummary candidate;        // nanoseconds per call
+  SampleSummary candidate;  // nanoseconds per call
   std::optional<SampleSummary> baseline;
   double host_median_ns = 0;      // the judge's own clock around the candidate's calls
   std::string stop_reason;        // converged | max_samples | max_seconds
@@ -54,8 +54,9 @@ struct Timing {
   int baseline_runners = 1;
   std::vector<double> candidate_runner_medians_ns;
   std::vector<double> baseline_runner_medians_ns;
-  // Why a side has fewer runners than the eval asked for (a runner after the first could not
-  // start: Lane::fewer_runners_because), "" when both have them all.
+  // Why a side has fewer runners than the eval asked for (a runner that could not start, or one
+  // after the first that ran out of memory at its warm-up: Lane::fewer_runners_because, each
+  // side's prefixed "candidate: " / "baseline: "), "" when both have them all.
   std::string fewer_runners_because;
   // The event window's fixed part (judge/window_overhead.hpp), ns, taken off every sample of
   // both sides (the medians, CIs and speedup are of what is left); nullopt: samples are whole
@@ -63,14 +64,15 @@ struct Timing {
   std::optional<double> window_overhead_ns;
   // CUDA: launches, copies and memsets the candidate's timed calls enqueued on streams not forked
   // from the given one inside the call (backends/cuda/stream_watch.hpp: they can start before the
-  // window opens); nullopt where no timed call was watched (the CPU, --graph, or CUPTI unavailable).
+  // window opens); nullopt where no timed call was watched (the CPU, --graph, or CUPTI
+  // unavailable).
   std::optional<uint64_t> off_stream_work;
   // How uncertain the speedup is (95 %), on a log scale: the speedup lies within
   // [speedup * e^-u, speedup * e^u]. The two medians' log CI half-widths and the runner offset's
   // part combined in quadrature; for small u it reads as a relative half-width (0.01 = +-1 %).
   std::optional<double> speedup_uncertainty() const;
-  double gflops = 0;              // from the task's flops expression
-  double gbytes_per_s = 0;        // from the task's bytes expression
+  double gflops = 0;                        // from the task's flops expression
+  double gbytes_per_s = 0;                  // from the task's bytes expression
   std::optional<double> roofline_fraction;  // needs a device peak table
   std::optional<double> roofline_floor_ns;  // the least time at the task's precision
   std::optional<double> baseline_roofline_fraction;
@@ -108,7 +110,7 @@ struct ShapeVerdict {
   std::vector<uint64_t> seeds;
   std::vector<OutputCheck> outputs;  // the check that decided the shape
   std::optional<bool> deterministic;
-  int64_t bitwise_differences = 0;   // between two runs on the same inputs, within tolerance
+  int64_t bitwise_differences = 0;  // between two runs on the same inputs, within tolerance
   // Whether the checked calls' tensors were laid out and checked on the device
   // (judge/checked_calls.hpp), else on the host, and why not on the device.
   bool checked_on_device = false;
@@ -134,19 +136,19 @@ struct Generalization {
 };
 
 struct Flag {
-  std::string name;    // e.g. "timer_mismatch", "baseline_incorrect"
-  std::string shape;   // the shape's label, empty for the whole verdict
+  std::string name;   // e.g. "timer_mismatch", "baseline_incorrect"
+  std::string shape;  // the shape's label, empty for the whole verdict
   std::string reason;
   bool voids_speedup = false;
 };
 
 // --sanitize: one compute-sanitizer tool's run of the solution on one shape.
 struct SanitizerToolResult {
-  std::string tool;               // memcheck | racecheck | initcheck | synccheck
-  bool ok = false;                // ran to the end, called once, no error
-  int64_t errors = 0;             // from the tool's summary
-  std::optional<int> exit_code;   // compute-sanitizer's; nullopt when killed (timeout)
-  std::string report;             // the tool's report (cut to a few KB), led by what went wrong
+  std::string tool;              // memcheck | racecheck | initcheck | synccheck
+  bool ok = false;               // ran to the end, called once, no error
+  int64_t errors = 0;            // from the tool's summary
+  std::optional<int> exit_code;  // compute-sanitizer's; nullopt when killed (timeout)
+  std::string report;            // the tool's report (cut to a few KB), led by what went wrong
 };
 
 struct SanitizerVerdict {
@@ -159,8 +161,9 @@ struct SanitizerVerdict {
 struct SandboxInfo {
   bool seccomp = false;
   std::string why_off;  // ARENA_NO_SANDBOX=1, or the runner could not install it
-  bool reads_confined = false;  // Landlock confined its file reads (src/backends/runner_landlock.hpp)
-  std::string reads_why_open;   // with seccomp on and reads not confined: why
+  bool reads_confined =
+      false;  // Landlock confined its file reads (src/backends/runner_landlock.hpp)
+  std::string reads_why_open;  // with seccomp on and reads not confined: why
 };
 
 struct CompileInfo {
@@ -186,11 +189,11 @@ struct Verdict {
   std::vector<ShapeVerdict> shapes;
   std::vector<Flag> flags;
   std::vector<SourceWarning> warnings;  // the static scan of the source: information, not a verdict
-  std::map<std::string, double> seconds;  // where the judge's time went
+  std::map<std::string, double> seconds;      // where the judge's time went
   std::optional<TelemetrySummary> telemetry;  // the device over every timed call of the candidate
   std::optional<SanitizerVerdict> sanitizer;  // --sanitize
-  std::optional<SandboxInfo> sandbox;  // the candidate's runner; nullopt when none ran
-  std::string internal_error;             // set when the harness itself failed midway
+  std::optional<SandboxInfo> sandbox;         // the candidate's runner; nullopt when none ran
+  std::string internal_error;                 // set when the harness itself failed midway
 
   bool compiled() const { return compile.ok; }
   // Correct on every shape of a set; nullopt when the set was not judged.

@@ -68,7 +68,7 @@ std::string render_verdict(const Verdict& v) {
              "%); a larger --max-time narrows it\n";
   }
   // Timed on fewer runners than asked (Lane::drop_runner): said once, from the first shape it holds
-  // for.
+  // for (again, whole, from a shape where a further runner was dropped).
   std::string fewer_said;
   for (const auto& s : v.shapes) {
     if (!s.timing || s.timing->fewer_runners_because.empty() ||
@@ -76,8 +76,9 @@ std::string render_verdict(const Verdict& v) {
       continue;
     fewer_said = s.timing->fewer_runners_because;
     out += "  note from " + s.shape.label() + " on: timed on fewer runners than asked (candidate " +
-           std::to_string(s.timing->runners) + ", baseline " +
-           std::to_string(s.timing->baseline_runners) + "): " + fewer_said + "\n";
+           std::to_string(s.timing->runners) +
+           (s.timing->baseline ? ", baseline " + std::to_string(s.timing->baseline_runners) : "") +
+           "): " + fewer_said + "\n";
   }
   for (const auto& w : v.warnings)
     out += "  warning (" + w.kind + ") at line " + std::to_string(w.line) + ": " + w.why + ": " +

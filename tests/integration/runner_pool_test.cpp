@@ -22,9 +22,11 @@
 #include "core/error.hpp"
 #include "core/subprocess.hpp"
 #include "core/task_loader.hpp"
+#include "judge/input_generator.hpp"
 #include "judge/judge.hpp"
 #include "judge/lane.hpp"
 #include "judge/shape_selection.hpp"
+#include "judge/timing_loop.hpp"
 #include "report/verdict_table.hpp"
 #include "scoped_env.hpp"
 
@@ -450,15 +452,27 @@ extern "C" void vector_add_f32(const float* a, const float* b, float* out, int64
             std::string::npos)
       << table;
   EXPECT_EQ(table.find(said), table.rfind(said)) << table;
-  // Where the first runner runs out of memory too, the shape fails with `oom` as before.
+  // The first runner running out of memory at its warm-up (here its first call: the timing
+  // loop alone, no checked calls before it) is the solution's failure: the loop ends with it,
+  // `oom`, and no runner is dropped.
   fs::remove(marker);
   std::string always = keeps;
   always.replace(always.find("MARK"), 4, "");
   always.replace(always.find("const bool taken = "), 19, "const bool taken = true || ");
-  Verdict never = judge_solution(task_, *backend_, "always.cpp", always, jo);
-  ASSERT_FALSE(never.shapes.empty());
-  EXPECT_FALSE(never.shapes[0].correct);
-  EXPECT_EQ(never.shapes[0].failure, FailureClass::kOom) << never.shapes[0].message;
+  CompileResult c = backend_->compile(task_, always, task_.libraries);
+  ASSERT_TRUE(c.ok) << c.log;
+  Lane lane(*backend_, task_, c.library, int64_t{64} << 20);
+  lane.use_runners(2);
+  ASSERT_EQ(lane.prepare(Shape{{{"n", 1000}}}), "");
+  lane.write_inputs(generate_inputs(task_, Shape{{{"n", 1000}}}, 7));
+  TimingLoopOptions lo;
+  lo.cold_cache = false;
+  lo.rule.max_seconds = 0.05;
+  TimingLoopResult r = run_timing_loop(lane, nullptr, lo, [] { return std::string(); });
+  ASSERT_TRUE(r.candidate_failure);
+  EXPECT_EQ(r.candidate_failure->kind, CallOutcome::Kind::kOom) << r.candidate_failure->message;
+  EXPECT_EQ(lane.runners(), 2);
+  EXPECT_EQ(lane.fewer_runners_because(), "");
 }
 
 TEST_F(RunnerPoolTest, ALaneWithTwoRunnersHoldsItsSolutionInTwoProcessesEachWithItsOwnRegion) {
