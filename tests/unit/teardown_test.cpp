@@ -115,15 +115,25 @@ TEST(Teardown, ProcessesAlreadyGoneAreReapedAndLeaveTheLockFree) {
   EXPECT_TRUE(reaped_soon(gone));
 }
 
-TEST(Teardown, TheWatcherKeepsNoPipeOfTheCallerOpen) {
-  if (!pidfds_here())
-    GTEST_SKIP() << "SKIPPED: no pidfd_open on this kernel (the hand-over reaps in place)";
+// A device lock directory and one child that lives until release_ is closed, where this kernel
+// has pidfd_open (the watcher's case); skipped with a message where it has not.
+class TeardownOfASlowChild : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!pidfds_here())
+      GTEST_SKIP() << "SKIPPED: no pidfd_open on this kernel (the hand-over reaps in place)";
+    slow_ = child_until_closed(&release_);
+    ASSERT_GT(slow_, 0);
+  }
+  LockDir dir_;
+  int release_ = -1;
+  pid_t slow_ = -1;
+};
+
+TEST_F(TeardownOfASlowChild, TheWatcherKeepsNoPipeOfTheCallerOpen) {
   // A caller reading the judge's stdout to its end must see it end when the judge exits, not
   // when the handed-over runners are gone.
-  LockDir dir;
-  int release = -1;
-  pid_t slow = child_until_closed(&release);
-  ASSERT_GT(slow, 0);
+  const pid_t slow = slow_;
   int out[2];
   ASSERT_EQ(pipe(out), 0);  // after the child: only this process and the watcher could hold it
   hand_over_holding_the_lock({slow});
@@ -134,7 +144,7 @@ TEST(Teardown, TheWatcherKeepsNoPipeOfTheCallerOpen) {
   EXPECT_EQ(read(out[0], &c, 1), 0);  // end of file while `slow` still lives
   EXPECT_EQ(waitpid(slow, nullptr, WNOHANG) < 0 && errno == ECHILD, false);
   close(out[0]);
-  close(release);
+  close(release_);
   EXPECT_TRUE(reaped_soon(slow));
 }
 
@@ -152,14 +162,9 @@ std::vector<pid_t> children_named(const std::string& comm) {
   return found;
 }
 
-TEST(Teardown, TheWatcherIsInAProcessGroupOfItsOwn) {
+TEST_F(TeardownOfASlowChild, TheWatcherIsInAProcessGroupOfItsOwn) {
   // A Ctrl-C at the terminal signals the judge's group: the watcher, and the lock, stay.
-  if (!pidfds_here())
-    GTEST_SKIP() << "SKIPPED: no pidfd_open on this kernel (the hand-over reaps in place)";
-  LockDir dir;
-  int release = -1;
-  pid_t slow = child_until_closed(&release);
-  ASSERT_GT(slow, 0);
+  const pid_t slow = slow_;
   const std::vector<pid_t> earlier = children_named("arena-teardown");  // other tests' watchers
   hand_over_holding_the_lock({slow});
   std::vector<pid_t> watchers;
@@ -177,7 +182,7 @@ TEST(Teardown, TheWatcherIsInAProcessGroupOfItsOwn) {
   }
   EXPECT_EQ(group, watchers[0]);
   EXPECT_NE(group, getpgrp());
-  close(release);
+  close(release_);
   EXPECT_TRUE(reaped_soon(slow));
 }
 
