@@ -184,19 +184,24 @@ def cmd_latency(args):
         original, args.solution = args.solution, fresh
         cold, cold_wall = arena_eval(args, shape_args(args))
         # Warm runs back to back, as a user's would be: each may wait for the last one's
-        # teardown, which the next eval's timing waits for (seconds.device_wait).
-        warms = [arena_eval(args, shape_args(args)) for _ in range(max(1, args.warm_runs))]
+        # teardown, which the next eval's timing waits for (seconds.device_wait). --gap S: each
+        # after S seconds of rest instead (the last one's contexts gone: one eval on its own).
+        warms = []
+        for _ in range(max(1, args.warm_runs)):
+            time.sleep(args.gap)
+            warms.append(arena_eval(args, shape_args(args)))
         args.solution = original
     walls = [w for _, w in warms]
     warm, warm_wall = sorted(warms, key=lambda vw: vw[1])[(len(warms) - 1) // 2]  # the median run
     print("cold (solution not in the compile cache): %.2f s wall, compile %.2f s" % (cold_wall, cold["seconds"]["compile"]))
-    print("warm (solution cached):                   %.2f s wall%s" % (
+    print("warm (solution cached%s):%s %.2f s wall%s" % (
+        ", %g s apart" % args.gap if args.gap else "", " " * (18 if not args.gap else 8),
         warm_wall, "" if len(walls) == 1 else " (median of %d: %s)" % (len(walls), " ".join("%.2f" % w for w in walls))))
     print("where the warm run's seconds went (the verdict's 'seconds'):")
     for k, s in sorted(warm["seconds"].items(), key=lambda kv: -kv[1]):
         print("  %-32s %6.3f s" % (k, s))
     return {"measure": "latency", "task": args.task, "solution": args.solution, "cold_wall_s": cold_wall,
-            "warm_wall_s": warm_wall, "warm_walls_s": walls, "cold_seconds": cold["seconds"],
+            "warm_wall_s": warm_wall, "warm_walls_s": walls, "gap_s": args.gap, "cold_seconds": cold["seconds"],
             "warm_seconds": warm["seconds"]}
 
 
@@ -286,6 +291,8 @@ def main():
     ap.add_argument("--solution", help="every measure but window")
     ap.add_argument("--shape", action="append", help="as arena eval --shape (repeatable); default: the visible shapes")
     ap.add_argument("--runs", type=int, default=5, help="repeat, aa: separate arena eval runs")
+    ap.add_argument("--gap", type=float, default=0.0,
+                    help="latency: seconds of rest before each warm run (default 0: back to back)")
     ap.add_argument("--warm-runs", type=int, default=1,
                     help="latency: warm evals back to back (the median run is reported)")
     ap.add_argument("--kernel", default=".*", help="ncu: regex of the solution's kernel names (give it: with "

@@ -138,6 +138,7 @@ EvalOptions parse_eval_options(const std::vector<std::string>& words) {
 }
 
 Verdict judge_eval(const EvalOptions& o, const GlobalOptions& global, const EvalHooks& hooks) {
+  const double started = now_seconds();
   Task task = load_task(resolve_task(o.task, tasks_root(global.tasks_dir)));
   if (!std::filesystem::is_regular_file(o.solution))
     throw InputError("--solution '" + o.solution + "': no such file");
@@ -196,7 +197,10 @@ Verdict judge_eval(const EvalOptions& o, const GlobalOptions& global, const Eval
   if (o.sanitize)
     if (std::string why = backend->sanitizer_unavailable(); !why.empty())
       throw InputError("--sanitize: " + why);
-  return judge_solution(task, *backend, o.solution, source, jo);
+  const double setup = now_seconds() - started;
+  Verdict v = judge_solution(task, *backend, o.solution, source, jo);
+  v.seconds["setup"] = setup;
+  return v;
 }
 
 }  // namespace arena::cli

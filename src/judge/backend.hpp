@@ -33,6 +33,10 @@ class Backend {
                                 const std::vector<std::string>& libraries) const = 0;
   // How to start a runner for a compiled library, sized for `task`'s largest shape of `bytes`.
   virtual RunnerSpec runner(const std::filesystem::path& library, int64_t region_bytes) const = 0;
+  // The runner of a lane that loads only the task's own code and is never timed (the
+  // reference): `plain` with what the backend can spare such a process. The CUDA backend gives
+  // its context one hardware queue, which comes up faster (CudaBackend::trusted_runner).
+  virtual RunnerSpec trusted_runner(RunnerSpec plain) const { return plain; }
   // Facts about the device for the verdict: name, cores, cache sizes, compiler...
   virtual std::map<std::string, std::string> device() const = 0;
   // Names the device for the device lock (judge/device_lock.hpp): two judges with the same key

@@ -126,6 +126,7 @@ class Judge {
     for (const auto& js : options_.shapes)
       max_region = std::max(max_region, region_bytes(task_, js.shape));
     reference_ = std::make_unique<Lane>(backend_, task_, reference, max_region);
+    reference_->use_trusted_runners();
     candidate_ = std::make_unique<Lane>(backend_, task_, c.library, max_region);
     if (needs_baseline()) baseline_ = std::make_unique<Lane>(backend_, task_, baseline, max_region);
     for (Lane* timed : {candidate_.get(), baseline_.get()}) {
@@ -220,8 +221,16 @@ class Judge {
   // several: timed_runners.hpp), and the device helper where the backend has one.
   void start_ahead() {
     if (auto helper = backend_.device_helper()) pool().fill_plane(*helper);
-    pool().fill(lane_runner_spec(backend_, {}, 0),
-                static_cast<size_t>(1 + timed_runners_ + (needs_baseline() ? timed_runners_ : 0)));
+    const RunnerSpec plain = lane_runner_spec(backend_, {}, 0);
+    const RunnerSpec trusted = lane_runner_spec(backend_, {}, 0, /*trusted=*/true);  // the reference's
+    const auto timed = static_cast<size_t>(timed_runners_ + (needs_baseline() ? timed_runners_ : 0));
+    // fill() tops a kind up to a count: where the backend's trusted runner is its plain one, one order.
+    if (RunnerPool::interchangeable(plain, trusted)) {
+      pool().fill(plain, 1 + timed);
+    } else {
+      pool().fill(trusted, 1);
+      pool().fill(plain, timed);
+    }
   }
 
   double timeout() const {

@@ -35,8 +35,9 @@ Lane::~Lane() {
 }
 
 RunnerSpec lane_runner_spec(const Backend& backend, const std::filesystem::path& library,
-                            int64_t max_region_bytes) {
+                            int64_t max_region_bytes, bool trusted) {
   RunnerSpec spec = backend.runner(library, max_region_bytes);
+  if (trusted) spec = backend.trusted_runner(std::move(spec));
   spec.thread_cpu_times = backend.times_on_host_clock();  // the timer check's figures
   return spec;
 }
@@ -58,7 +59,7 @@ void Lane::start() {
       spec.thread_cpu_times = backend_.times_on_host_clock();
       r.client = std::make_unique<RunnerClient>(spec);
     } else {
-      RunnerSpec spec = lane_runner_spec(backend_, library_, max_region_bytes_);
+      RunnerSpec spec = lane_runner_spec(backend_, library_, max_region_bytes_, trusted_);
       r.client = pool_ != nullptr ? pool_->take(spec) : std::make_unique<RunnerClient>(spec);
     }
     r.counted_start = false;

@@ -30,9 +30,10 @@ namespace arena {
 // The bytes of the shared region that holds every tensor of `shape`, guards included.
 int64_t region_bytes(const Task& task, const Shape& shape);
 
-// The spec of a lane's plain runner for `library` (the one a RunnerPool is filled with).
+// The spec of a lane's runner for `library` (the one a RunnerPool is filled with): the
+// backend's plain one, or its trusted one (Backend::trusted_runner) for the reference's lane.
 RunnerSpec lane_runner_spec(const Backend& backend, const std::filesystem::path& library,
-                            int64_t max_region_bytes);
+                            int64_t max_region_bytes, bool trusted = false);
 
 class Lane {
  public:
@@ -47,6 +48,9 @@ class Lane {
   void use_runner_spec(RunnerSpec spec) { spec_ = std::move(spec); }
   // Takes its plain runners from `pool` (started ahead of need) instead of starting them.
   void use_runner_pool(RunnerPool* pool) { pool_ = pool; }
+  // Its library is the task's own code and is never timed: its runners are the backend's
+  // trusted ones (lane_runner_spec).
+  void use_trusted_runners() { trusted_ = true; }
   // The runner's device buffers come from `plane` (the judge's, judge/device_plane.hpp) from
   // the next prepare() on, where the plane is available; the lane's own otherwise.
   void use_device_plane(DevicePlane* plane) { plane_ = plane; }
@@ -154,6 +158,7 @@ class Lane {
   std::filesystem::path library_;
   int64_t max_region_bytes_;
   std::optional<RunnerSpec> spec_;
+  bool trusted_ = false;
   RunnerPool* pool_ = nullptr;
   // One process holding the solution, with what the lane keeps per process.
   struct Runner {

@@ -118,6 +118,11 @@ RunnerClient::RunnerClient(const RunnerSpec& spec, double start_timeout_s) {
     omp_policy_set = omp_policy_set || env_strings.back().rfind("OMP_WAIT_POLICY=", 0) == 0;
   }
   if (!omp_policy_set) env_strings.emplace_back("OMP_WAIT_POLICY=passive");
+  for (const std::string& entry : spec.environment) {
+    const std::string name = entry.substr(0, entry.find('=') + 1);
+    std::erase_if(env_strings, [&name](const std::string& e) { return e.rfind(name, 0) == 0; });
+    env_strings.push_back(entry);
+  }
   std::vector<char*> envp;
   envp.reserve(env_strings.size() + 1);
   for (auto& e : env_strings) envp.push_back(e.data());

@@ -40,6 +40,9 @@ struct RunnerSpec {
   // The CPUs the runner may run on (its affinity, set before exec); empty: wherever the
   // scheduler puts it. The CUDA backend's ARENA_RUNNER_CPUS (docs/cli.md).
   std::vector<int> cpus;
+  // NAME=VALUE entries set in the runner's environment over the judge's own: what a backend asks
+  // of the processes that run only trusted code (Backend::trusted_runner, its device helper).
+  std::vector<std::string> environment;
 };
 
 struct CallOutcome {

@@ -50,6 +50,8 @@ std::string RunnerPool::key_of(const RunnerSpec& spec) {
   add(std::to_string(spec.start_timeout_s));
   add("cpus");
   for (int c : spec.cpus) add(std::to_string(c));
+  add("environment");
+  for (const auto& e : spec.environment) add(e);
   const char* no_sandbox = std::getenv("ARENA_NO_SANDBOX");
   add(no_sandbox != nullptr ? no_sandbox : "-");
   return key;

@@ -51,6 +51,8 @@ class RunnerPool {
   // those that ended dropped; and how many take() and take_plane() gave out that had waited here.
   size_t waiting();
   size_t lent_ahead() const;
+  // Whether a runner started from `a` may be lent for `b` (their library and address space aside).
+  static bool interchangeable(const RunnerSpec& a, const RunnerSpec& b) { return key_of(a) == key_of(b); }
 
  private:
   // What makes two runners interchangeable before they load: their command line, how the

@@ -202,6 +202,76 @@ TEST_F(RunnerPoolTest, ARunnerRunsOnTheCpusItsSpecNames) {
       << refused.start_error();
 }
 
+// The entries of the runner's environment (/proc/<pid>/environ) that start with `name=`.
+std::vector<std::string> environment_entries(const RunnerClient& runner, const std::string& name) {
+  std::vector<std::string> found;
+  std::vector<int> threads = runner.thread_ids();
+  if (threads.empty()) return found;
+  std::ifstream environ_file("/proc/" + std::to_string(threads.front()) + "/environ", std::ios::binary);
+  std::string entry;
+  while (std::getline(environ_file, entry, '\0'))
+    if (entry.rfind(name + "=", 0) == 0) found.push_back(entry);
+  return found;
+}
+
+// RunnerSpec::environment (what the CUDA backend gives the reference's runner and the device
+// helper: one hardware queue): set in the runner's environment over the judge's own value, and
+// a waiting runner is not lent for a spec with another environment.
+TEST_F(RunnerPoolTest, ARunnerStartsWithTheEnvironmentItsSpecAdds) {
+  ScopedEnv judges("ARENA_TEST_ENTRY", "the judge's");
+  RunnerSpec spec = starter_spec();
+  RunnerSpec added = spec;
+  added.environment = {"ARENA_TEST_ENTRY=the runner's", "ARENA_TEST_OTHER=1"};
+  RunnerClient runner(added);
+  ASSERT_TRUE(runner.wait_ready()) << runner.start_error();
+  EXPECT_EQ(environment_entries(runner, "ARENA_TEST_ENTRY"), std::vector<std::string>{"ARENA_TEST_ENTRY=the runner's"});
+  EXPECT_EQ(environment_entries(runner, "ARENA_TEST_OTHER"), std::vector<std::string>{"ARENA_TEST_OTHER=1"});
+  RunnerClient plain(spec);
+  ASSERT_TRUE(plain.wait_ready()) << plain.start_error();
+  EXPECT_EQ(environment_entries(plain, "ARENA_TEST_ENTRY"), std::vector<std::string>{"ARENA_TEST_ENTRY=the judge's"});
+
+  EXPECT_FALSE(RunnerPool::interchangeable(spec, added));
+  RunnerPool pool;
+  pool.fill(spec, 1);
+  std::unique_ptr<RunnerClient> other = pool.take(added);
+  EXPECT_EQ(pool.lent_ahead(), 0u);
+  ASSERT_TRUE(other->wait_ready()) << other->start_error();
+  EXPECT_EQ(environment_entries(*other, "ARENA_TEST_OTHER"), std::vector<std::string>{"ARENA_TEST_OTHER=1"});
+}
+
+// A backend whose trusted runner differs from its plain one (as CUDA's does).
+class TrustedEnvBackend : public CpuBackend {
+ public:
+  using CpuBackend::CpuBackend;
+  RunnerSpec trusted_runner(RunnerSpec plain) const override {
+    plain.environment.emplace_back("ARENA_TEST_TRUSTED=1");
+    return plain;
+  }
+};
+
+// The reference's lane runs in the backend's trusted runner, the timed lanes in plain ones, and
+// the judge has the pool start each kind ahead of need: every lane's runner had waited there.
+TEST_F(RunnerPoolTest, TheReferenceRunsInTheBackendsTrustedRunnerStartedAheadTheTimedSidesInPlainOnes) {
+  BackendOptions o;
+  o.cache_dir = dir_ / "cache";
+  o.runner_dir = ARENA_RUNNER_DIR;
+  TrustedEnvBackend backend(o);
+  RunnerPool pool;
+  JudgeOptions jo = timed_from(pool);
+  Verdict v = judge_solution(task_, backend, "starter.cpp", starter_, jo);
+  ASSERT_EQ(v.exit_code(), 0) << v.internal_error;
+  EXPECT_EQ(pool.lent_ahead(), 3u);  // reference, candidate, baseline: none started late
+  EXPECT_EQ(pool.waiting(), 3u);     // the next eval's: one trusted, two plain
+  const fs::path library = starter_spec().library;
+  std::unique_ptr<RunnerClient> reference = pool.take(lane_runner_spec(backend, library, 0, /*trusted=*/true));
+  std::unique_ptr<RunnerClient> timed = pool.take(lane_runner_spec(backend, library, 0));
+  EXPECT_EQ(pool.lent_ahead(), 5u);
+  ASSERT_TRUE(reference->wait_ready()) << reference->start_error();
+  ASSERT_TRUE(timed->wait_ready()) << timed->start_error();
+  EXPECT_EQ(environment_entries(*reference, "ARENA_TEST_TRUSTED"), std::vector<std::string>{"ARENA_TEST_TRUSTED=1"});
+  EXPECT_TRUE(environment_entries(*timed, "ARENA_TEST_TRUSTED").empty());
+}
+
 // The runner's descriptors are 3 (socket) and 4 (region) whatever numbers the judge's copies
 // have: with 0, 3 and 4 free in the judge, the socket pair takes 0 and 3 and the region 4, each
 // already at (or the source of) a target number. Moving them onto themselves kept their

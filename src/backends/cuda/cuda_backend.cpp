@@ -12,6 +12,7 @@
 
 #include "core/cpu_list.hpp"
 #include "core/error.hpp"
+#include "core/int_env.hpp"
 #include "core/sha256.hpp"
 #include "core/signature.hpp"
 #include "core/subprocess.hpp"
@@ -290,6 +291,23 @@ RunnerSpec CudaBackend::runner(const std::filesystem::path& library, int64_t) co
   return s;
 }
 
+namespace {
+// CUDA_DEVICE_MAX_CONNECTIONS for the processes that run only trusted code, or "" for the
+// driver's default (CudaBackend::trusted_runner).
+std::string trusted_connections() {
+  const int n = int_env("ARENA_TRUSTED_CONNECTIONS", 0, 32,
+                        "give the hardware queues of the reference's runner and the device helper (1 to 32; 0: "
+                        "the driver's default), or unset it for 1")
+                    .value_or(1);
+  return n > 0 ? "CUDA_DEVICE_MAX_CONNECTIONS=" + std::to_string(n) : "";
+}
+}  // namespace
+
+RunnerSpec CudaBackend::trusted_runner(RunnerSpec plain) const {
+  if (std::string e = trusted_connections(); !e.empty()) plain.environment.push_back(std::move(e));
+  return plain;
+}
+
 std::optional<RunnerSpec> CudaBackend::device_helper() const {
   const char* env = std::getenv("ARENA_DEVICE_PLANE");
   if (env != nullptr && std::string(env) == "0") return std::nullopt;
@@ -297,6 +315,7 @@ std::optional<RunnerSpec> CudaBackend::device_helper() const {
   RunnerSpec s;
   s.binary = options_.runner_dir / "arena-device-helper";
   s.extra_args = {std::to_string(device_)};
+  if (std::string e = trusted_connections(); !e.empty()) s.environment.push_back(std::move(e));
   return s;
 }
 

@@ -17,6 +17,13 @@ class CudaBackend : public Backend {
   CompileResult compile(const Task& task, const std::string& source,
                         const std::vector<std::string>& libraries) const override;
   RunnerSpec runner(const std::filesystem::path& library, int64_t region_bytes) const override;
+  // `plain` whose CUDA context has one hardware queue (CUDA_DEVICE_MAX_CONNECTIONS=1, where the
+  // driver's default is 8): a context with one queue comes up in a fraction of the time, and the
+  // driver creates contexts one at a time, so every runner of the eval starts sooner. Only for
+  // code that is never timed and needs no two streams at once (the task's reference; the device
+  // helper too): a solution's side streams would queue behind each other. $ARENA_TRUSTED_CONNECTIONS
+  // (1 to 32; 0: the driver's default) overrides (docs/timing.md, "Runner start").
+  RunnerSpec trusted_runner(RunnerSpec plain) const override;
   // arena-device-helper (beside the runners) on the same device; $ARENA_DEVICE_PLANE=0 turns it
   // off (the timed data then crosses to the host around every call, as before it existed).
   std::optional<RunnerSpec> device_helper() const override;
