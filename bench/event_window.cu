@@ -18,6 +18,10 @@
 // blocked), waits on the host until the copies are done, as a call may, then launches
 // (tests/redteam/cuda/head_start_copy_engine.cu). With --sweep-first the copies' reads may leave
 // the inputs in the L2 and the window shrink; with the hold's sweep they should not. Not yet run.
+// --touch-pages: after the sweep and before the start event, a one-block kernel reads one word of
+// every 2 MiB page the add probe's a, b and c span (a handful of L2 lines): the translations
+// warm, the data still cold. Is the window's extra over ncu at a few microseconds the TLB misses
+// the sweep leaves (ncu's --cache-control all flushes caches, not the TLBs)?
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -52,6 +56,14 @@ __global__ void fill_uniform(float* p, long n, unsigned seed) {
   p[i] = static_cast<float>(x >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
+// One word of every 2 MiB page of [p, p + bytes), read by one block.
+__global__ void touch_pages(const float* p, long bytes, unsigned* sink) {
+  unsigned acc = 0;
+  for (long off = threadIdx.x * (2L << 20); off < bytes; off += blockDim.x * (2L << 20))
+    acc ^= __float_as_uint(p[off / sizeof(float)]);
+  if (acc == 0x9E3779B9u) *sink = acc;  // never true: keeps the loads
+}
+
 namespace {
 
 struct Probe {
@@ -74,6 +86,7 @@ int main(int argc, char** argv) {
   bool zeros = false;
   bool sweep_first = false;
   bool side_copy = false;
+  bool touch = false;
   int reps = 200;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--no-hold") == 0) {
@@ -84,10 +97,12 @@ int main(int argc, char** argv) {
       sweep_first = true;
     } else if (std::strcmp(argv[i], "--side-copy") == 0) {
       side_copy = true;
+    } else if (std::strcmp(argv[i], "--touch-pages") == 0) {
+      touch = true;
     } else if (std::strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
       reps = std::max(1, std::atoi(argv[++i]));
     } else {
-      std::fprintf(stderr, "usage: %s [--no-hold] [--sweep-first] [--side-copy] [--reps N] [--zeros]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--no-hold] [--sweep-first] [--side-copy] [--touch-pages] [--reps N] [--zeros]\n", argv[0]);
       return 2;
     }
   }
@@ -111,6 +126,8 @@ int main(int argc, char** argv) {
   if (!device_hold.init(0).empty()) check(cudaErrorUnknown, "the hold");
   const long most = 67108864;
   float *a, *b, *c, *staging = nullptr;
+  unsigned* sink = nullptr;
+  check(cudaMalloc(&sink, sizeof(unsigned)), "sink");
   if (side_copy) check(cudaMallocHost(&staging, 2 * kSideCopyN * sizeof(float)), "pinned staging");
   check(cudaMalloc(&a, most * sizeof(float)), "a");
   check(cudaMalloc(&b, most * sizeof(float)), "b");
@@ -139,6 +156,11 @@ int main(int argc, char** argv) {
             hold_sweeps ? arena::cuda::HoldSweep{l2.words(), l2.word_count()} : arena::cuda::HoldSweep{};
         check(device_hold.enqueue(stream, 2'000'000'000ull, sweep), "the hold");
         if (!device_hold.wait_resident(1'000'000'000ull)) check(cudaErrorUnknown, "the hold never took the device");
+      }
+      if (touch && p.blocks == 0) {
+        const long bytes = p.n * static_cast<long>(sizeof(float));
+        for (const float* t : {static_cast<const float*>(a), static_cast<const float*>(b), static_cast<const float*>(c)})
+          touch_pages<<<1, 128, 0, stream>>>(t, bytes, sink);
       }
       cudaEventRecord(start, stream);
       if (p.side_copy) {
