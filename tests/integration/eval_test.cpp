@@ -26,9 +26,11 @@ using testing::run_arena;
 using testing::source_path;
 
 TEST(Eval, StarterIsCorrectAndTheVerdictIsComplete) {
+  const auto started = std::chrono::steady_clock::now();
   auto r = run_arena({"-q", "eval", "-t", "cpu/vector_add_f32", "-s", source_path("tasks/cpu/vector_add_f32/starter.cpp"),
                       "--max-time", "0.3", "--seed", "21"},
                      true);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   EXPECT_EQ(r.exit_code, 0) << r.output;
   const auto& v = r.verdict;
   EXPECT_EQ(v["schema"], "kernelarena.verdict/1");
@@ -38,8 +40,11 @@ TEST(Eval, StarterIsCorrectAndTheVerdictIsComplete) {
   EXPECT_EQ(v["summary"]["exit_code"], 0);
   EXPECT_EQ(v["solution"]["sha256"].get<std::string>().size(), 64u);
   EXPECT_EQ(v["device"]["kind"], "cpu");
-  for (const char* k : {"compile", "runner_start", "inputs", "reference", "checks", "timing", "total"})
+  for (const char* k : {"compile", "runner_start", "inputs", "reference", "checks", "timing", "total", "setup"})
     EXPECT_TRUE(v["seconds"].contains(k)) << k;
+  // The time before the judge (task, shapes, backend) is its own figure, outside "total".
+  EXPECT_GT(v["seconds"]["setup"].get<double>(), 0);
+  EXPECT_LT(v["seconds"]["setup"].get<double>() + v["seconds"]["total"].get<double>(), wall) << v["seconds"];
   ASSERT_FALSE(v["shapes"].empty());
   int pairs = 0, baseline_first = 0;
   for (const auto& s : v["shapes"]) {
