@@ -183,6 +183,18 @@ std::map<std::string, std::string> query_cuda_device(const std::filesystem::path
   return info;
 }
 
+namespace {
+// CUDA_DEVICE_MAX_CONNECTIONS for the processes that run only trusted code, or "" for the
+// driver's default (CudaBackend::trusted_runner).
+std::string trusted_connections() {
+  const int n = int_env("ARENA_TRUSTED_CONNECTIONS", 0, 32,
+                        "give the hardware queues of the reference's runner and the device helper (1 to 32; 0: "
+                        "the driver's default), or unset it for 1")
+                    .value_or(1);
+  return n > 0 ? "CUDA_DEVICE_MAX_CONNECTIONS=" + std::to_string(n) : "";
+}
+}  // namespace
+
 CudaBackend::CudaBackend(BackendOptions options, int device) : options_(std::move(options)), device_(device) {
   nvcc_ = find_nvcc();
   ProcessResult v = run_process({nvcc_, "--version"}, 30);
@@ -208,6 +220,10 @@ CudaBackend::CudaBackend(BackendOptions options, int device) : options_(std::mov
   info_["runner_cpus"] = runner_cpus_.empty() ? "any (ARENA_RUNNER_CPUS unset)" : format_cpu_list(runner_cpus_);
   info_["timed_runners"] = std::to_string(wanted_timed_runners(CudaBackend::timed_runners())) +
                            (std::getenv("ARENA_TIMED_RUNNERS") != nullptr ? " (ARENA_TIMED_RUNNERS)" : " (the default)");
+  const std::string trusted = trusted_connections();
+  info_["trusted_runner"] = (trusted.empty() ? std::string("the driver's default hardware queues") : trusted) +
+                            (std::getenv("ARENA_TRUSTED_CONNECTIONS") != nullptr ? " (ARENA_TRUSTED_CONNECTIONS)"
+                                                                                 : " (the default)");
 }
 
 std::optional<DeviceTelemetry> CudaBackend::telemetry() const {
@@ -291,17 +307,6 @@ RunnerSpec CudaBackend::runner(const std::filesystem::path& library, int64_t) co
   return s;
 }
 
-namespace {
-// CUDA_DEVICE_MAX_CONNECTIONS for the processes that run only trusted code, or "" for the
-// driver's default (CudaBackend::trusted_runner).
-std::string trusted_connections() {
-  const int n = int_env("ARENA_TRUSTED_CONNECTIONS", 0, 32,
-                        "give the hardware queues of the reference's runner and the device helper (1 to 32; 0: "
-                        "the driver's default), or unset it for 1")
-                    .value_or(1);
-  return n > 0 ? "CUDA_DEVICE_MAX_CONNECTIONS=" + std::to_string(n) : "";
-}
-}  // namespace
 
 RunnerSpec CudaBackend::trusted_runner(RunnerSpec plain) const {
   if (std::string e = trusted_connections(); !e.empty()) plain.environment.push_back(std::move(e));
