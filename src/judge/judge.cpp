@@ -223,7 +223,7 @@ class Judge {
     if (auto helper = backend_.device_helper()) pool().fill_plane(*helper);
     const RunnerSpec plain = lane_runner_spec(backend_, {}, 0);
     const RunnerSpec trusted = lane_runner_spec(backend_, {}, 0, /*trusted=*/true);  // the reference's
-    const auto timed = static_cast<size_t>(timed_runners_ + (needs_baseline() ? timed_runners_ : 0));
+    const size_t timed = static_cast<size_t>(timed_runners_) * (needs_baseline() ? 2 : 1);
     // fill() tops a kind up to a count: where the backend's trusted runner is its plain one, one order.
     if (RunnerPool::interchangeable(plain, trusted)) {
       pool().fill(plain, 1 + timed);
