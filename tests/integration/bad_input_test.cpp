@@ -115,6 +115,16 @@ TEST(BadInput, MalformedTimedRunnersNamesTheVariable) {
   expect_input_error(r, "ARENA_TIMED_RUNNERS is 'many'");
 }
 
+#ifdef ARENA_WITH_CUDA
+// Read when the CUDA backend comes up, GPU or not: a compile-only eval says it too.
+TEST(BadInput, MalformedTrustedConnectionsNamesTheVariable) {
+  testing::ScopedEnv malformed("ARENA_TRUSTED_CONNECTIONS", "lots");
+  auto r = run_arena({"-q", "eval", "-t", "cuda/vector_add_f32", "-s", source_path("tasks/cuda/vector_add_f32/starter.cu"),
+                      "--compile-only"});
+  expect_input_error(r, "ARENA_TRUSTED_CONNECTIONS is 'lots'");
+}
+#endif
+
 TEST(BadInput, ExplicitShapesAreCheckedAgainstTheTask) {
   const std::string starter = source_path("tasks/cpu/sgemm_f32/starter.cpp");
   auto eval = [&](const std::string& shape) {

@@ -55,6 +55,24 @@ TEST(DeviceCommand, SaysWhatComesOffTheGpusEventWindows) {
 }
 #endif
 
+#ifdef ARENA_WITH_CUDA
+// The GPU's section names the hardware queues of the processes that run only trusted code (the
+// reference's runner, the device helper), with or without a GPU: one by default, an override shown
+// as such.
+TEST(DeviceCommand, NamesTheTrustedRunnersHardwareQueues) {
+  auto plain = run_arena({"device"});
+  size_t cuda = plain.output.find("cuda:\n");
+  ASSERT_NE(cuda, std::string::npos) << plain.output;
+  EXPECT_NE(plain.output.find("  trusted_runner: CUDA_DEVICE_MAX_CONNECTIONS=1 (the default)", cuda), std::string::npos)
+      << plain.output;
+  testing::ScopedEnv driver("ARENA_TRUSTED_CONNECTIONS", "0");
+  auto r = run_arena({"device"});
+  EXPECT_NE(r.output.find("  trusted_runner: the driver's default hardware queues (ARENA_TRUSTED_CONNECTIONS)"),
+            std::string::npos)
+      << r.output;
+}
+#endif
+
 TEST(DeviceCommand, CalibrateWithoutAGpuSaysSoAndFails) {
   if (run_arena({"device"}).exit_code == 0) GTEST_SKIP() << "a GPU is usable here: tests/gpu calibrates it";
   auto json = temp_json("arena-device");
