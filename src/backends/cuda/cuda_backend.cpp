@@ -307,7 +307,6 @@ RunnerSpec CudaBackend::runner(const std::filesystem::path& library, int64_t) co
   return s;
 }
 
-
 RunnerSpec CudaBackend::trusted_runner(RunnerSpec plain) const {
   if (std::string e = trusted_connections(); !e.empty()) plain.environment.push_back(std::move(e));
   return plain;
