@@ -1,10 +1,46 @@
 #include "report/verdict_table.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "report/table.hpp"
 
 namespace arena {
+
+namespace {
+
+// "seconds: 1.09 in the judge: prepare 0.79 (waiting for runners 0.74), timing 0.26, ...; setup
+// 0.03 before it": the verdict's `seconds`, largest first, parts under 5 ms left out. runner_start
+// is part of prepare, setup is outside total (docs/verdict.md).
+std::string seconds_line(const std::map<std::string, double>& seconds) {
+  auto total = seconds.find("total");
+  if (total == seconds.end()) return "";
+  std::vector<std::pair<double, std::string>> parts;
+  for (const auto& [name, s] : seconds)
+    if (name != "total" && name != "setup" && name != "runner_start" && s >= 0.005) parts.emplace_back(s, name);
+  std::sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  auto fmt = [](double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", s);
+    return std::string(buf);
+  };
+  std::string line = "seconds: " + fmt(total->second) + " in the judge";
+  for (size_t i = 0; i < parts.size(); ++i) {
+    line += (i == 0 ? ": " : ", ") + parts[i].second + " " + fmt(parts[i].first);
+    auto waited = seconds.find("runner_start");
+    if (parts[i].second == "prepare" && waited != seconds.end() && waited->second >= 0.005)
+      line += " (waiting for runners " + fmt(waited->second) + ")";
+  }
+  if (auto setup = seconds.find("setup"); setup != seconds.end()) line += "; setup " + fmt(setup->second) + " before it";
+  return line + "\n";
+}
+
+}  // namespace
 
 std::string render_verdict(const Verdict& v) {
   std::string out = "task " + v.task + "  solution " + v.solution_path + "  (sha256 " +
@@ -119,6 +155,7 @@ std::string render_verdict(const Verdict& v) {
       out += "; speedup retention " + format_number(*gen->speedup_retention, 3);
     out += "\n";
   }
+  out += seconds_line(v.seconds);
   FailureClass fc = v.failure_class();
   auto g = v.geomean_speedup("visible");
   out += std::string("result: ") +
