@@ -194,9 +194,9 @@ def cmd_latency(args):
     walls = [w for _, w in warms]
     warm, warm_wall = sorted(warms, key=lambda vw: vw[1])[(len(warms) - 1) // 2]  # the median run
     print("cold (solution not in the compile cache): %.2f s wall, compile %.2f s" % (cold_wall, cold["seconds"]["compile"]))
-    print("warm (solution cached%s):%s %.2f s wall%s" % (
-        ", %g s apart" % args.gap if args.gap else "", " " * (18 if not args.gap else 8),
-        warm_wall, "" if len(walls) == 1 else " (median of %d: %s)" % (len(walls), " ".join("%.2f" % w for w in walls))))
+    label = "warm (solution cached%s):" % (", %g s apart" % args.gap if args.gap else "")
+    print("%-41s %.2f s wall%s" % (
+        label, warm_wall, "" if len(walls) == 1 else " (median of %d: %s)" % (len(walls), " ".join("%.2f" % w for w in walls))))
     print("where the warm run's seconds went (the verdict's 'seconds'):")
     for k, s in sorted(warm["seconds"].items(), key=lambda kv: -kv[1]):
         print("  %-32s %6.3f s" % (k, s))

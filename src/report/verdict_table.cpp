@@ -29,12 +29,12 @@ std::string seconds_line(const std::map<std::string, double>& seconds) {
     std::snprintf(buf, sizeof buf, "%.2f", s);
     return std::string(buf);
   };
+  const auto waited = seconds.find("runner_start");
+  const bool say_waited = waited != seconds.end() && waited->second >= 0.005;
   std::string line = "seconds: " + fmt(total->second) + " in the judge";
   for (size_t i = 0; i < parts.size(); ++i) {
     line += (i == 0 ? ": " : ", ") + parts[i].second + " " + fmt(parts[i].first);
-    auto waited = seconds.find("runner_start");
-    if (parts[i].second == "prepare" && waited != seconds.end() && waited->second >= 0.005)
-      line += " (waiting for runners " + fmt(waited->second) + ")";
+    if (parts[i].second == "prepare" && say_waited) line += " (waiting for runners " + fmt(waited->second) + ")";
   }
   if (auto setup = seconds.find("setup"); setup != seconds.end()) line += "; setup " + fmt(setup->second) + " before it";
   return line + "\n";

@@ -220,8 +220,9 @@ CudaBackend::CudaBackend(BackendOptions options, int device) : options_(std::mov
   info_["runner_cpus"] = runner_cpus_.empty() ? "any (ARENA_RUNNER_CPUS unset)" : format_cpu_list(runner_cpus_);
   info_["timed_runners"] = std::to_string(wanted_timed_runners(CudaBackend::timed_runners())) +
                            (std::getenv("ARENA_TIMED_RUNNERS") != nullptr ? " (ARENA_TIMED_RUNNERS)" : " (the default)");
-  const std::string trusted = trusted_connections();
-  info_["trusted_runner"] = (trusted.empty() ? std::string("the driver's default hardware queues") : trusted) +
+  trusted_environment_ = trusted_connections();
+  info_["trusted_runner"] = (trusted_environment_.empty() ? std::string("the driver's default hardware queues")
+                                                          : trusted_environment_) +
                             (std::getenv("ARENA_TRUSTED_CONNECTIONS") != nullptr ? " (ARENA_TRUSTED_CONNECTIONS)"
                                                                                  : " (the default)");
 }
@@ -308,7 +309,7 @@ RunnerSpec CudaBackend::runner(const std::filesystem::path& library, int64_t) co
 }
 
 RunnerSpec CudaBackend::trusted_runner(RunnerSpec plain) const {
-  if (std::string e = trusted_connections(); !e.empty()) plain.environment.push_back(std::move(e));
+  if (!trusted_environment_.empty()) plain.environment.push_back(trusted_environment_);
   return plain;
 }
 
@@ -319,7 +320,7 @@ std::optional<RunnerSpec> CudaBackend::device_helper() const {
   RunnerSpec s;
   s.binary = options_.runner_dir / "arena-device-helper";
   s.extra_args = {std::to_string(device_)};
-  if (std::string e = trusted_connections(); !e.empty()) s.environment.push_back(std::move(e));
+  if (!trusted_environment_.empty()) s.environment.push_back(trusted_environment_);
   return s;
 }
 

@@ -64,6 +64,9 @@ class CudaBackend : public Backend {
   std::string arch_;
   std::map<std::string, std::string> info_;
   std::vector<int> runner_cpus_;  // ARENA_RUNNER_CPUS: every runner's CPUs (empty: any)
+  // CUDA_DEVICE_MAX_CONNECTIONS=N for the trusted runner and the helper; "" for the driver's
+  // default (ARENA_TRUSTED_CONNECTIONS, read once when the backend comes up).
+  std::string trusted_environment_;
   std::unique_ptr<NvmlDevice> nvml_;  // null when no device is usable
 };
 
