@@ -119,7 +119,7 @@ def ncu_times(args, shape):
                "--metrics", "gpu__time_duration.sum", "--csv", "--print-units", "base", "--log-file", log,
                "-k", "regex:" + args.kernel,
                args.arena, "-q", "eval", "-t", args.task, "-s", args.solution, "--no-timing", "--shape", shape,
-               "--seeds-per-shape", str(args.ncu_seeds)]
+               "--seeds-per-shape", str(args.ncu_seeds or 10)]
         # ncu serializes launches: no stream hold; its injected code creates files and talks to ncu:
         # no seccomp profile in the runner.
         env = dict(os.environ, ARENA_RUNNER_NO_HOLD="1", ARENA_NO_SANDBOX="1")
@@ -140,16 +140,26 @@ def ncu_times(args, shape):
 
 def ncu_solo_times(args, shape):
     """Nsight Compute's duration (ns) of each call of the solution, its kernels summed, in a
-    runner that is the one process under ncu (build/bench/ncu_solo)."""
+    runner that is the one process under ncu (build/bench/ncu_solo), --ncu-runs times (each its
+    own process, as the judge's two runners a side are), over --placements copies of the region
+    on the device plane (the judge's 8 by default). Returns every call's duration and each
+    run's JSON."""
     tool = os.path.join(os.path.dirname(args.arena), "bench", "ncu_solo")
     if not os.path.exists(tool):
         sys.exit("%s is not built: it needs the CUDA build (cmake --build build --target ncu_solo)" % tool)
-    p = subprocess.run([tool, "--task", args.task, "--solution", args.solution, "--shape", shape,
-                        "--calls", str(args.ncu_seeds), "--ncu", shutil.which(args.ncu) or args.ncu],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if p.returncode != 0:
-        sys.exit("ncu_solo failed (exit %d):\n%s" % (p.returncode, p.stderr[-2000:]))
-    return json.loads(p.stdout)["calls_ns"]
+    durations, runs = [], []
+    for _ in range(args.ncu_runs):
+        cmd = [tool, "--task", args.task, "--solution", args.solution, "--shape", shape,
+               "--calls", str(args.ncu_seeds or 16), "--ncu", shutil.which(args.ncu) or args.ncu]
+        if args.placements is not None:
+            cmd += ["--placements", str(args.placements)]
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if p.returncode != 0:
+            sys.exit("ncu_solo failed (exit %d):\n%s" % (p.returncode, p.stderr[-2000:]))
+        run = json.loads(p.stdout)
+        durations += run["calls_ns"]
+        runs.append({k: run.get(k) for k in ("median_ns", "placements", "placement_medians_ns")})
+    return durations, runs
 
 
 def cmd_ncu(args):
@@ -162,13 +172,24 @@ def cmd_ncu(args):
         t = v["shapes"][0].get("timing")
         if not t:
             sys.exit("the solution was not timed at %s: %s" % (shape, v["shapes"][0]["message"]))
-        durations = ncu_times(args, shape) if args.in_eval else ncu_solo_times(args, shape)
+        runs = None
+        if args.in_eval:
+            durations = ncu_times(args, shape)
+        else:
+            durations, runs = ncu_solo_times(args, shape)
         ncu_median = statistics.median(durations)
         diff = t["median_ns"] / ncu_median - 1
         row = {"shape": shape, "arena_median_ns": t["median_ns"], "ncu_median_ns": ncu_median,
                "ncu_launches": len(durations), "relative_difference": diff}
+        if runs:
+            row["ncu_runs"] = runs
         result.append(row)
         print("%-28s %12s %12s %8.2f%%" % (shape, fmt_ns(t["median_ns"]), fmt_ns(ncu_median), 100 * diff))
+        for i, r in enumerate(runs or []):
+            spread = [m for m in (r["placement_medians_ns"] or []) if m is not None]
+            print("    ncu run %d: median %s over %d placement(s)%s" % (
+                i + 1, fmt_ns(r["median_ns"]), r["placements"] or 1,
+                ", per placement %s..%s" % (fmt_ns(min(spread)), fmt_ns(max(spread))) if len(spread) > 1 else ""))
     return {"measure": "ncu", "task": args.task, "solution": args.solution, "kernel": args.kernel, "shapes": result}
 
 
@@ -301,9 +322,16 @@ def main():
                     help="latency: warm evals back to back (the median run is reported)")
     ap.add_argument("--kernel", default=".*", help="ncu: regex of the solution's kernel names (give it: with "
                     "inputs drawn on the device, '.*' also matches the judge's helper kernels)")
-    ap.add_argument("--ncu-seeds", type=int, default=10,
-                    help="ncu: calls profiled in the runner of their own (with --in-eval: input seeds of the "
-                         "profiled eval, so ncu sees that many launches and more)")
+    ap.add_argument("--ncu-seeds", type=int,
+                    help="ncu: calls profiled in each runner of their own (default 16: twice over the 8 "
+                         "placements); with --in-eval input seeds of the profiled eval (default 10), so ncu "
+                         "sees that many launches and more")
+    ap.add_argument("--ncu-runs", type=int, default=2,
+                    help="ncu: runners of their own under ncu, one after another (default 2, as the judge's "
+                         "runners a side); their calls' median is the reading")
+    ap.add_argument("--placements", type=int,
+                    help="ncu: copies of the region each ncu runner's calls move over (ncu_solo's default: "
+                         "8, the judge's; 0: the runner's own buffers, one place)")
     ap.add_argument("--in-eval", action="store_true",
                     help="ncu: profile the arena eval itself (every process instrumented; --kernel picks the "
                          "solution's kernels) instead of a runner of its own")
