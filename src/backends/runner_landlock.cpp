@@ -62,6 +62,17 @@ std::string allow_writing_devices(int ruleset, const std::string& dir) {
   return err;
 }
 
+// Write access to this process's thread names, the threads there now.
+std::string allow_writing_thread_names(int ruleset) {
+  std::string err = allow(ruleset, "/proc/self/comm", kWriteFile);
+  DIR* d = opendir("/proc/self/task");
+  if (d == nullptr) return err.empty() && errno != ENOENT ? sys_error("opening /proc/self/task") : err;
+  for (const dirent* e; err.empty() && (e = readdir(d)) != nullptr;)
+    if (e->d_name[0] != '.') err = allow(ruleset, std::string("/proc/self/task/") + e->d_name + "/comm", kWriteFile);
+  closedir(d);
+  return err;
+}
+
 }  // namespace
 
 const std::vector<std::string>& readable_system_trees() {
@@ -93,10 +104,12 @@ std::string confine_files(const std::vector<std::string>& readable_files,
   for (const auto& p : scratch_trees)
     if (err.empty()) err = allow(rs, p, kRead | kWriteFile);
   // The driver's device files (capabilities live in /dev/nvidia-caps), and thread names
-  // (/proc/self/task/N/comm).
+  // (/proc/self/comm, /proc/self/task/N/comm of the threads there now; a thread names itself
+  // through prctl, which needs no file). Nothing else of /proc/self is writable: not
+  // /proc/self/mem, whose writes reach the process's code whatever its pages' protection.
   for (const char* dir : {"/dev", "/dev/nvidia-caps"})
     if (err.empty()) err = allow_writing_devices(rs, dir);
-  if (err.empty()) err = allow(rs, "/proc/self/", kRead | kWriteFile);
+  if (err.empty()) err = allow_writing_thread_names(rs);
   if (err.empty() && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) err = sys_error("PR_SET_NO_NEW_PRIVS");
   if (err.empty() && syscall(SYS_landlock_restrict_self, rs, 0) != 0)
     err = sys_error("landlock_restrict_self");

@@ -6,6 +6,7 @@
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <signal.h>  // NOLINT(modernize-deprecated-headers): sigaction, sigset_t are POSIX
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -128,11 +129,24 @@ class Program {
     ret(action);
   }
   // nr with any bit of `mask` set in argument `arg` -> trap; else allow.
-  void trap_if_any_bit(long nr, int arg, uint32_t mask) {
+  void trap_if_any_bit(long nr, int arg, uint32_t mask) { if_any_bit(nr, arg, mask, SECCOMP_RET_TRAP); }
+  // nr with any bit of `mask_a` in argument `a` and any of `mask_b` in argument `b` -> `action`;
+  // else allow.
+  void if_both(long nr, int a, uint32_t mask_a, int b, uint32_t mask_b, uint32_t action) {
+    jump(BPF_JEQ, static_cast<uint32_t>(nr), 0, 6);
+    load(arg_low(a));
+    jump(BPF_JSET, mask_a, 0, 3);
+    load(arg_low(b));
+    jump(BPF_JSET, mask_b, 0, 1);
+    ret(action);
+    ret(SECCOMP_RET_ALLOW);
+  }
+  // nr with any bit of `mask` in argument `arg` -> `action`; else allow.
+  void if_any_bit(long nr, int arg, uint32_t mask, uint32_t action) {
     jump(BPF_JEQ, static_cast<uint32_t>(nr), 0, 4);
     load(arg_low(arg));
     jump(BPF_JSET, mask, 0, 1);
-    ret(SECCOMP_RET_TRAP);
+    ret(action);
     ret(SECCOMP_RET_ALLOW);
   }
   // nr without every bit of `mask` in argument `arg` -> trap; else allow.
@@ -228,6 +242,16 @@ std::vector<sock_filter> build_filter(const SandboxProfile& profile) {
   p.trap_unless_equal(__NR_rt_sigqueueinfo, 0, self);
   p.trap_unless_equal(__NR_rt_tgsigqueueinfo, 0, self);
   p.trap_unless_equal(__NR_pidfd_open, 0, self);
+
+  // Code stays as loaded (W^X): no memory made executable by mprotect, and no anonymous
+  // executable mapping, so the code the runner times with cannot be patched
+  // (relocation_seal.hpp watches the slots that lead to it). Libraries still load: their code is
+  // mapped from their files. EACCES, as a strict W^X system answers, so a library that would
+  // generate code can fall back or fail with an error of its own.
+  const uint32_t no_exec = SECCOMP_RET_ERRNO | EACCES;
+  p.if_any_bit(__NR_mprotect, 2, PROT_EXEC, no_exec);
+  p.if_any_bit(__NR_pkey_mprotect, 2, PROT_EXEC, no_exec);
+  p.if_both(__NR_mmap, 2, PROT_EXEC, 3, MAP_ANONYMOUS, no_exec);
 
   // Everything else: memory (mmap, mprotect, madvise), ioctl (the CUDA driver's whole interface
   // to the GPU), futexes, clocks, reads, the judge's socket and region, thread management.

@@ -9,8 +9,10 @@
 // directories (open/openat/creat with O_CREAT, mkdir, unlink, rename, link, symlink, mknod,
 // truncate), and signals to any other process (kill, tgkill, tkill, rt_(tg)sigqueueinfo,
 // pidfd_open). clone3 and openat2 answer ENOSYS, so glibc falls back to clone and openat, whose
-// flags the filter can read. Everything else is allowed: threads (the judge counts them), mmap,
-// ioctl, reading files.
+// flags the filter can read. Answered EACCES instead (a strict W^X system's answer): making
+// memory executable with mprotect or pkey_mprotect, and anonymous executable mappings, so the
+// code the runner times with stays as loaded (relocation_seal.hpp). Everything else is allowed:
+// threads (the judge counts them), mmap, ioctl, reading files.
 //
 // A denied call never runs: the kernel raises SIGSYS instead, whose handler writes one line,
 // "arena-sandbox: denied <name> (<number>)", to the runner's output (a descriptor duplicated at

@@ -680,6 +680,16 @@ class Judge {
                               fmt_number(tc.lower_bound_ns) + " ns",
                           true});
     }
+    // The runner's own check of its timing path (backends/relocation_seal.hpp): what the
+    // solution changed of it makes every time it reported suspect.
+    if (r.candidate.timer_tampered > 0) {
+      const size_t calls = r.candidate.runner_ns.size() + static_cast<size_t>(r.candidate.discarded);
+      v_.flags.push_back({"timer_mismatch", shape.label(),
+                          r.candidate.timer_tampered_first + " (seen after " +
+                              std::to_string(r.candidate.timer_tampered) + " of " +
+                              std::to_string(calls) + " timed calls)",
+                          true});
+    }
     // Work the events did not see (another stream, a host thread) still had to finish before
     // the device was idle: much more time until then than the events measured is flagged.
     OutsideStreamEvidence outside;

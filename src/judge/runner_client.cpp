@@ -582,6 +582,7 @@ CallOutcome RunnerClient::request(const protocol::Request& q, double timeout_s, 
     o.work_watched = r.result[1] != 0;
     o.off_stream_work = r.result[0];
     if (o.off_stream_work > 0) o.off_stream_first.assign(r.message, strnlen(r.message, sizeof r.message));
+    o.timer_tampered.assign(r.tampered, strnlen(r.tampered, sizeof r.tampered));
   }
   return o;
 }

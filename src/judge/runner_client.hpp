@@ -67,6 +67,10 @@ struct CallOutcome {
   bool work_watched = false;
   uint64_t off_stream_work = 0;
   std::string off_stream_first = {};
+  // kCall: "" or what of the runner's own timing path the runner found changed inside the
+  // solution's process (backends/relocation_seal.hpp: a rewritten relocation slot, a patched
+  // function; CUDA: the runtime's and the driver's event times disagreeing).
+  std::string timer_tampered = {};
   // kCall: the ids of the runner's threads right after the reply, from /proc (sorted).
   std::vector<int> threads_after = {};
 };

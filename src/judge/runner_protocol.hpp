@@ -138,6 +138,9 @@ struct Reply {
   // the first), [1] 1 where they were watched (a held plain call, CUPTI on).
   uint64_t result[2] = {};
   char message[480] = {};   // for kError, the library-load answer, and kCall's result[0]
+  // kCall: "" or what of the runner's timing path was changed inside the solution's process
+  // (backends/relocation_seal.hpp), the first thing found.
+  char tampered[320] = {};
 };
 
 }  // namespace arena::protocol

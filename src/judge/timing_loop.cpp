@@ -24,6 +24,7 @@ void Samples::add(const CallOutcome& o, const std::optional<DeviceTelemetry>& t,
   if (o.work_watched) ++work_watched;
   if (o.off_stream_work > 0 && off_stream_first.empty()) off_stream_first = o.off_stream_first;
   off_stream_work += o.off_stream_work;
+  if (!o.timer_tampered.empty() && timer_tampered++ == 0) timer_tampered_first = o.timer_tampered;
   if (t) reasons_seen |= t->throttle_reasons;
   if (t && is_slowdown(t->throttle_reasons)) {
     ++slowdown;

@@ -46,6 +46,10 @@ struct Samples {
   int work_watched = 0;
   uint64_t off_stream_work = 0;
   std::string off_stream_first;
+  // Timed calls after which the runner found its timing path changed (CallOutcome), set-aside
+  // calls included, and what it said the first time.
+  int timer_tampered = 0;
+  std::string timer_tampered_first;
 
   // One timed call by runner `runner` of its lane, with the device's state after it (nullopt:
   // not known, the call is kept).

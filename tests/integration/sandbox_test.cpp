@@ -1,7 +1,8 @@
 // The runner's sandbox and the judge's thread count, on the CPU: solutions that run programs,
 // open network sockets or create files are stopped by the runner's seccomp profile
 // (sandbox_violation, naming the call); one that leaves a thread running after its timed calls
-// is flagged host_thread; honest solutions (plain, OpenMP, threads joined in the call) pass.
+// is flagged host_thread; honest solutions (plain, OpenMP, threads joined in the call) pass. The
+// runner's seal of its relocation slots and the profile's refusal of executable writable code.
 
 #include <gtest/gtest.h>
 #include <linux/landlock.h>
@@ -103,6 +104,50 @@ TEST(Sandbox, ArenaNoSandboxTurnsItOffAndSaysSo) {
   EXPECT_TRUE(r.verdict["summary"]["failure_class"].is_null()) << r.output;
   EXPECT_EQ(r.verdict["sandbox"]["seccomp"], false);
   EXPECT_EQ(r.verdict["sandbox"]["why_off"], "ARENA_NO_SANDBOX=1");
+}
+
+std::string timer_mismatch_message(const nlohmann::json& verdict) {
+  std::string all;
+  for (const auto& f : verdict["flags"])
+    if (f["name"] == "timer_mismatch") all += f["reason"].get<std::string>() + "\n";
+  return all;
+}
+
+// The runner seals its relocation slots at start (src/backends/relocation_seal.hpp): one the
+// solution pointed elsewhere is flagged though the clock it leads to tells the truth (nothing
+// in the times could show it).
+TEST(TimerSeal, ARewrittenRelocationSlotIsFlaggedThoughItsClockTellsTheTruth) {
+  auto r = eval(redteam("rewired_clock"), {"--shape", "n=100003", "--max-time", "0.2"});
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  ASSERT_TRUE(r.verdict.is_object()) << r.output;
+  EXPECT_TRUE(r.verdict["summary"]["failure_class"].is_null()) << r.output;
+  const std::string said = timer_mismatch_message(r.verdict);
+  EXPECT_NE(said.find("relocation slot for clock_gettime was rewritten"), std::string::npos) << r.output;
+  EXPECT_NE(said.find("solution.so"), std::string::npos) << said;  // where it points now
+  // The honest starter, timed through the same runner, is not.
+  auto honest = eval(source_path("tasks/cpu/vector_add_f32/starter.cpp"), {"--shape", "n=100003", "--max-time", "0.2"});
+  EXPECT_EQ(honest.exit_code, 0) << honest.output;
+  EXPECT_EQ(timer_mismatch_message(honest.verdict), "") << honest.output;
+}
+
+// Patching the clock's code needs its page writable and executable: the seccomp profile answers
+// EACCES, the patch fails, and the plain loop is timed honestly. Without the sandbox the patch
+// lands, and the seal sees the changed code.
+TEST(TimerSeal, CodeCannotBePatchedUnderTheSandboxAndPatchedCodeIsSeenWithout) {
+#if !defined(__x86_64__)
+  GTEST_SKIP() << "the patch in patched_clock_code.cpp is x86-64 code";
+#endif
+  auto r = eval(redteam("patched_clock_code"), {"--shape", "n=100003", "--max-time", "0.2"});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(timer_mismatch_message(r.verdict), "") << r.output;
+  testing::ArenaRun open;
+  {
+    testing::ScopedEnv off("ARENA_NO_SANDBOX", "1");
+    open = eval(redteam("patched_clock_code"), {"--shape", "n=100003", "--max-time", "0.2"});
+  }
+  EXPECT_EQ(open.exit_code, 1) << open.output;
+  EXPECT_NE(timer_mismatch_message(open.verdict).find("the code of clock_gettime"), std::string::npos)
+      << open.output;
 }
 
 TEST(HostThread, AThreadLeftRunningByTimedCallsIsFlagged) {

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "backends/runner_io.hpp"
+#include "backends/relocation_seal.hpp"
 #include "backends/runner_sandbox.hpp"
 
 namespace {
@@ -69,6 +70,11 @@ int main(int argc, char** argv) {
   // Filled at the first flush: a runner that is never timed cold (the reference's) never pays
   // for touching it. Its size is inside the address-space limit kLoad sets.
   std::vector<uint64_t> flush_buffer;
+
+  // The relocation slots its clock is read through, as bound at start: checked after every call.
+  arena::runner::RelocationSeal seal;
+  const std::string unsealed = seal.seal();
+  if (!unsealed.empty()) std::fprintf(stderr, "arena-runner-cpu: relocation slots not sealed: %s\n", unsealed.c_str());
 
   arena::runner::LoadRequest load;
   if (!arena::runner::receive_load(load)) return 0;  // started ahead of need, never used
@@ -118,6 +124,7 @@ int main(int argc, char** argv) {
         Reply r;
         r.elapsed_ns = t1 - t0;
         r.all_work_ns = r.elapsed_ns;
+        if (unsealed.empty()) arena::runner::put_text(r.tampered, sizeof r.tampered, seal.check());
         send_reply(r);
         break;
       }

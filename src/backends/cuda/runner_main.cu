@@ -37,6 +37,7 @@
 #include "backends/cuda/shared_device_memory.cuh"
 #include "backends/cuda/hold_kernel.cuh"
 #include "backends/cuda/l2_flush.cuh"
+#include "backends/relocation_seal.hpp"
 #include "backends/runner_io.hpp"
 #include "backends/runner_landlock.hpp"
 #include "backends/runner_sandbox.hpp"
@@ -201,6 +202,17 @@ int main(int argc, char** argv) {
   cudaEvent_t start = nullptr, stop = nullptr;
   check_setup(cudaEventCreate(&start), "cudaEventCreate");
   check_setup(cudaEventCreate(&stop), "cudaEventCreate");
+
+  // The relocation slots its timing goes through, as bound at start (before the solution is
+  // loaded): checked after every call. Not under a tool (sanitizer, profiler), whose injected
+  // code may patch what it intercepts.
+  arena::runner::RelocationSeal seal;
+  std::string unsealed = "a tool's runner";
+  if (sandbox && !reads_only && hold) {
+    unsealed = seal.seal();
+    if (!unsealed.empty())
+      std::fprintf(stderr, "arena-runner-cuda: relocation slots not sealed: %s\n", unsealed.c_str());
+  }
 
   // Up and waiting: from here on, what kLoad names.
   arena::runner::LoadRequest load;
@@ -422,6 +434,19 @@ int main(int argc, char** argv) {
         if (e != cudaSuccess) fail_cuda("reading the events", e);
         Reply r;
         r.elapsed_ns = static_cast<uint64_t>(static_cast<double>(ms) * 1e6);
+        if (unsealed.empty()) {
+          std::string changed = seal.check();
+          // The runtime reaches the driver through tables of its own, out of the seal's reach:
+          // the driver's own reading of the same events must agree.
+          float driver_ms = 0;
+          if (changed.empty() &&
+              cuEventElapsedTime(&driver_ms, reinterpret_cast<CUevent>(start), reinterpret_cast<CUevent>(stop)) ==
+                  CUDA_SUCCESS &&
+              driver_ms != ms)
+            changed = "cudaEventElapsedTime read " + std::to_string(ms) + " ms where the driver's cuEventElapsedTime read " +
+                      std::to_string(driver_ms) + " ms for the same events";
+          arena::runner::put_text(r.tampered, sizeof r.tampered, changed);
+        }
         // The hold's sweep ran between t0 and the start event: the judge's work, taken off.
         r.all_work_ns = (t1 - t0) - std::min<uint64_t>(held.sweep_ns, t1 - t0);
         r.result[0] = off_stream.count;

@@ -1,0 +1,122 @@
+#include "backends/relocation_seal.hpp"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+namespace arena::runner {
+namespace {
+
+constexpr size_t kPage = 4096;  // the smallest page: a function's first page is mapped to its end
+
+struct Found {
+  std::vector<const ElfW(Dyn)*> dynamic;
+  ElfW(Addr) base = 0;
+  bool seen = false;
+};
+
+int find_main_program(dl_phdr_info* info, size_t, void* data) {
+  if (info->dlpi_name != nullptr && info->dlpi_name[0] != '\0') return 0;  // the executable only
+  auto* found = static_cast<Found*>(data);
+  found->seen = true;
+  found->base = info->dlpi_addr;
+  for (int i = 0; i < info->dlpi_phnum; ++i)
+    if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+      found->dynamic.push_back(
+          reinterpret_cast<const ElfW(Dyn)*>(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr));
+  return 1;
+}
+
+std::string where(uintptr_t address) {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(address), &info) != 0 && info.dli_fname != nullptr) {
+    std::string s = info.dli_fname;
+    if (auto slash = s.rfind('/'); slash != std::string::npos) s.erase(0, slash + 1);
+    if (info.dli_sname != nullptr) s = std::string(info.dli_sname) + " in " + s;
+    return s;
+  }
+  return "no loaded library";
+}
+
+std::string hex(uintptr_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%zx", static_cast<size_t>(v));
+  return buf;
+}
+
+}  // namespace
+
+std::string RelocationSeal::seal() {
+  slots_.clear();
+  Found found;
+  dl_iterate_phdr(find_main_program, &found);
+  if (!found.seen || found.dynamic.empty()) return "the runner has no dynamic section";
+  const ElfW(Dyn)* dyn = found.dynamic.front();
+  // The loader rewrites most of these to addresses; where it did not they are offsets.
+  auto address = [&](ElfW(Addr) p) { return p < found.base ? found.base + p : p; };
+  const ElfW(Rela)* jmprel = nullptr;
+  const ElfW(Rela)* rela = nullptr;
+  size_t jmprel_bytes = 0, rela_bytes = 0;
+  const ElfW(Sym)* syms = nullptr;
+  const char* strs = nullptr;
+  bool now = false;
+  for (const ElfW(Dyn)* d = dyn; d->d_tag != DT_NULL; ++d) {
+    switch (d->d_tag) {
+      case DT_JMPREL: jmprel = reinterpret_cast<const ElfW(Rela)*>(address(d->d_un.d_ptr)); break;
+      case DT_PLTRELSZ: jmprel_bytes = d->d_un.d_val; break;
+      case DT_RELA: rela = reinterpret_cast<const ElfW(Rela)*>(address(d->d_un.d_ptr)); break;
+      case DT_RELASZ: rela_bytes = d->d_un.d_val; break;
+      case DT_SYMTAB: syms = reinterpret_cast<const ElfW(Sym)*>(address(d->d_un.d_ptr)); break;
+      case DT_STRTAB: strs = reinterpret_cast<const char*>(address(d->d_un.d_ptr)); break;
+      case DT_BIND_NOW: now = true; break;
+      case DT_FLAGS: now = now || (d->d_un.d_val & DF_BIND_NOW) != 0; break;
+      case DT_FLAGS_1: now = now || (d->d_un.d_val & DF_1_NOW) != 0; break;
+      default: break;
+    }
+  }
+  if (!now) return "the runner was not linked with -z now (its slots are bound at their first call)";
+  if (syms == nullptr || strs == nullptr) return "the runner has no dynamic symbol table";
+  for (auto [table, bytes] : {std::pair{jmprel, jmprel_bytes}, std::pair{rela, rela_bytes}}) {
+    for (size_t k = 0; table != nullptr && k < bytes / sizeof(ElfW(Rela)); ++k) {
+      const auto type = ELF64_R_TYPE(table[k].r_info);
+      const auto sym = ELF64_R_SYM(table[k].r_info);
+      // Slots bound to a symbol (a shared library's function or object); relative relocations
+      // (the program's own pointers) name none.
+      if (sym == 0) continue;
+#if defined(__x86_64__)
+      if (type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) continue;
+#elif defined(__aarch64__)
+      if (type != R_AARCH64_JUMP_SLOT && type != R_AARCH64_GLOB_DAT) continue;
+#endif
+      Slot s;
+      s.at = reinterpret_cast<const uintptr_t*>(found.base + table[k].r_offset);
+      s.value = *s.at;
+      s.name = strs + syms[sym].st_name;
+      s.code = ELF64_ST_TYPE(syms[sym].st_info) == STT_FUNC && s.value != 0;
+      // Up to the end of its page at most: the next page need not be mapped.
+      s.code_bytes = s.code ? std::min<size_t>(kCodeBytes, kPage - s.value % kPage) : 0;
+      if (s.code) std::memcpy(s.first, reinterpret_cast<const void*>(s.value), s.code_bytes);
+      slots_.push_back(std::move(s));
+    }
+  }
+  return "";
+}
+
+std::string RelocationSeal::check() const {
+  for (const Slot& s : slots_) {
+    const uintptr_t now = *s.at;
+    if (now != s.value)
+      return "the runner's relocation slot for " + s.name + " was rewritten inside the solution's " +
+             "process: it points to " + hex(now) + " (" + where(now) + ") instead of " + where(s.value);
+    if (s.code && std::memcmp(s.first, reinterpret_cast<const void*>(s.value), s.code_bytes) != 0)
+      return "the code of " + s.name + " (" + where(s.value) +
+             "), which the runner calls, was changed inside the solution's process";
+  }
+  return "";
+}
+
+}  // namespace arena::runner
