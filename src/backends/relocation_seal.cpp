@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <cstring>
 
+// Addresses read from the loader's tables are integers made pointers throughout.
+// NOLINTBEGIN(performance-no-int-to-ptr)
 namespace arena::runner {
 namespace {
 
@@ -120,3 +122,4 @@ std::string RelocationSeal::check() const {
 }
 
 }  // namespace arena::runner
+// NOLINTEND(performance-no-int-to-ptr)

@@ -78,12 +78,12 @@ std::string allow_writing_thread_names(int ruleset) {
 const std::vector<std::string>& readable_system_trees() {
   // /proc only for this process (and system-wide files the runtimes read), not the judge's or
   // another runner's entries.
-  static const std::vector<std::string> trees = {
+  static const std::vector<std::string> kTrees = {
       "/usr",         "/lib",          "/lib32",         "/lib64",         "/libx32",
       "/bin",         "/sbin",         "/etc",           "/opt",           "/dev",
       "/sys",         "/run",          "/proc/driver",   "/proc/sys",      "/proc/cpuinfo",
       "/proc/meminfo", "/proc/stat",   "/proc/self/",    "/proc/filesystems"};
-  return trees;
+  return kTrees;
 }
 
 std::string confine_files(const std::vector<std::string>& readable_files,
