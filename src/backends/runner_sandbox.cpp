@@ -248,10 +248,12 @@ std::vector<sock_filter> build_filter(const SandboxProfile& profile) {
   // (relocation_seal.hpp watches the slots that lead to it). Libraries still load: their code is
   // mapped from their files. EACCES, as a strict W^X system answers, so a library that would
   // generate code can fall back or fail with an error of its own.
-  const uint32_t no_exec = SECCOMP_RET_ERRNO | EACCES;
-  p.if_any_bit(__NR_mprotect, 2, PROT_EXEC, no_exec);
-  p.if_any_bit(__NR_pkey_mprotect, 2, PROT_EXEC, no_exec);
-  p.if_both(__NR_mmap, 2, PROT_EXEC, 3, MAP_ANONYMOUS, no_exec);
+  if (profile.deny_executable_memory) {
+    const uint32_t no_exec = SECCOMP_RET_ERRNO | EACCES;
+    p.if_any_bit(__NR_mprotect, 2, PROT_EXEC, no_exec);
+    p.if_any_bit(__NR_pkey_mprotect, 2, PROT_EXEC, no_exec);
+    p.if_both(__NR_mmap, 2, PROT_EXEC, 3, MAP_ANONYMOUS, no_exec);
+  }
 
   // Everything else: memory (mmap, mprotect, madvise), ioctl (the CUDA driver's whole interface
   // to the GPU), futexes, clocks, reads, the judge's socket and region, thread management.

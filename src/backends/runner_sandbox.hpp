@@ -9,9 +9,9 @@
 // directories (open/openat/creat with O_CREAT, mkdir, unlink, rename, link, symlink, mknod,
 // truncate), and signals to any other process (kill, tgkill, tkill, rt_(tg)sigqueueinfo,
 // pidfd_open). clone3 and openat2 answer ENOSYS, so glibc falls back to clone and openat, whose
-// flags the filter can read. Answered EACCES instead (a strict W^X system's answer): making
-// memory executable with mprotect or pkey_mprotect, and anonymous executable mappings, so the
-// code the runner times with stays as loaded (relocation_seal.hpp). Everything else is allowed:
+// flags the filter can read. Answered EACCES instead (a strict W^X system's answer), where the
+// profile says so: making memory executable with mprotect or pkey_mprotect, and anonymous
+// executable mappings, so the code the runner times with stays as loaded (relocation_seal.hpp). Everything else is allowed:
 // threads (the judge counts them), mmap, ioctl, reading files.
 //
 // A denied call never runs: the kernel raises SIGSYS instead, whose handler writes one line,
@@ -32,6 +32,9 @@ struct SandboxProfile {
   // Also deny opening existing files for writing (O_WRONLY, O_RDWR, O_TRUNC). The CPU runner
   // does; the CUDA runner cannot: the driver opens /dev/nvidia* read-write whenever it needs.
   bool deny_writing_files = false;
+  // Answer EACCES to making memory executable (mprotect, pkey_mprotect with PROT_EXEC; anonymous
+  // executable mappings): loaded code stays as loaded (W^X).
+  bool deny_executable_memory = true;
   // Readable beyond the system trees: the solution's library.
   std::vector<std::string> readable_files;
 };
