@@ -1,9 +1,9 @@
 // Cheats on purpose (timer tampering, modestly): computes the right answer with the starter's
 // kernel, then rewrites the runner's GOT entry for cudaEventElapsedTime (the runner times each call
-// with events in this very process) so that every event time it reads is 20 % short: a 1.25x
-// "speedup" of an honest kernel, far above any roofline floor and within the host-time check's
-// slack. The runner's seal of its relocation slots (src/backends/relocation_seal.hpp) sees the
-// rewritten slot after the first timed call. Expected: flag timer_mismatch (speedup voided).
+// with events in this very process) so that every event time it reads is 5 % short: a 1.05x
+// "speedup" of an honest kernel, above the roofline floor (the starter runs close to it on an
+// H100) and within the host-time check's slack, so only the runner's seal of its relocation
+// slots (src/backends/relocation_seal.hpp) sees it. Expected: flag timer_mismatch (speedup voided).
 #include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
@@ -28,7 +28,7 @@ ElapsedFn g_real = nullptr;
 
 cudaError_t fast_elapsed(float* ms, cudaEvent_t start, cudaEvent_t stop) {
   cudaError_t e = g_real(ms, start, stop);
-  if (e == cudaSuccess && ms != nullptr) *ms *= 0.8f;
+  if (e == cudaSuccess && ms != nullptr) *ms *= 0.95f;
   return e;
 }
 
