@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <utility>
 
 // Addresses read from the loader's tables are integers made pointers throughout.
 // NOLINTBEGIN(performance-no-int-to-ptr)
@@ -17,6 +18,7 @@ constexpr size_t kPage = 4096;  // the smallest page: a function's first page is
 
 struct Found {
   std::vector<const ElfW(Dyn)*> dynamic;
+  std::vector<std::pair<const unsigned char*, size_t>> code;  // executable segments
   ElfW(Addr) base = 0;
   bool seen = false;
 };
@@ -26,10 +28,14 @@ int find_main_program(dl_phdr_info* info, size_t, void* data) {
   auto* found = static_cast<Found*>(data);
   found->seen = true;
   found->base = info->dlpi_addr;
-  for (int i = 0; i < info->dlpi_phnum; ++i)
-    if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
-      found->dynamic.push_back(
-          reinterpret_cast<const ElfW(Dyn)*>(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr));
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type == PT_DYNAMIC)
+      found->dynamic.push_back(reinterpret_cast<const ElfW(Dyn)*>(info->dlpi_addr + ph.p_vaddr));
+    if (ph.p_type == PT_LOAD && (ph.p_flags & PF_X) != 0)
+      found->code.emplace_back(reinterpret_cast<const unsigned char*>(info->dlpi_addr + ph.p_vaddr),
+                               static_cast<size_t>(ph.p_filesz));
+  }
   return 1;
 }
 
@@ -82,6 +88,8 @@ std::string RelocationSeal::seal() {
   }
   if (!now) return "the runner was not linked with -z now (its slots are bound at their first call)";
   if (syms == nullptr || strs == nullptr) return "the runner has no dynamic symbol table";
+  own_code_.clear();
+  for (auto [at, bytes] : found.code) own_code_.push_back({at, std::vector<unsigned char>(at, at + bytes)});
   for (auto [table, bytes] : {std::pair{jmprel, jmprel_bytes}, std::pair{rela, rela_bytes}}) {
     for (size_t k = 0; table != nullptr && k < bytes / sizeof(ElfW(Rela)); ++k) {
       const auto type = ELF64_R_TYPE(table[k].r_info);
@@ -108,7 +116,16 @@ std::string RelocationSeal::seal() {
   return "";
 }
 
+const uintptr_t* RelocationSeal::slot_of(const std::string& name) const {
+  for (const Slot& s : slots_)
+    if (s.name == name) return s.at;
+  return nullptr;
+}
+
 std::string RelocationSeal::check() const {
+  for (const Code& c : own_code_)
+    if (std::memcmp(c.at, c.copy.data(), c.copy.size()) != 0)
+      return "the runner's own code was changed inside the solution's process";
   for (const Slot& s : slots_) {
     const uintptr_t now = *s.at;
     if (now != s.value)

@@ -6,9 +6,11 @@
 // reports shorter (tests/redteam/cuda/impossible_speed.cu does so to cudaEventElapsedTime). The
 // runners are linked with -z now (every slot bound before main) and seal their slots at start,
 // before the solution is loaded: the slot's address, the value it was bound to, and the first
-// bytes of the code it points to. check() after every call finds a slot that now holds another
-// value, or a function whose first bytes changed (a hook patched into its code; the seccomp
-// profile also denies making memory executable once the solution is loaded, runner_sandbox.hpp).
+// bytes of the code it points to, and a copy of its own code (its executable segments, ~60-80 KB).
+// check() after every call finds a slot that now holds another value, a function whose first
+// bytes changed (a hook patched into its code), or a change to the runner's own code (the seccomp
+// profile also denies making memory executable once it is installed, runner_sandbox.hpp; the CUDA
+// runner installs it after the solution's static constructors ran).
 //
 // This raises the bar, it does not close the class: the seal lives in the solution's process
 // too, and code that finds it (or the runner's other data) can deceive it. docs/integrity.md
@@ -31,6 +33,8 @@ class RelocationSeal {
   // were; else what changed, the first such slot named.
   std::string check() const;
   size_t slots() const { return slots_.size(); }
+  // Where the sealed slot for symbol `name` lives (its first), or nullptr.
+  const uintptr_t* slot_of(const std::string& name) const;
 
   static constexpr size_t kCodeBytes = 16;  // of each function a slot points to
 
@@ -44,6 +48,11 @@ class RelocationSeal {
     unsigned char first[kCodeBytes] = {};
   };
   std::vector<Slot> slots_;
+  struct Code {
+    const unsigned char* at = nullptr;
+    std::vector<unsigned char> copy;
+  };
+  std::vector<Code> own_code_;  // the runner's executable segments as loaded
 };
 
 }  // namespace arena::runner

@@ -1,0 +1,69 @@
+// The runners' seal (src/backends/relocation_seal.hpp) on this test program, linked with -z now
+// as the runners are: a rewritten slot is named, its restoration is not; a change to the
+// program's own code is found.
+#include "backends/relocation_seal.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <ctime>
+#include <string>
+
+extern "C" __attribute__((noinline)) int seal_test_victim(int x) { return x * 3 + 1; }
+
+namespace arena::runner {
+namespace {
+
+int other_clock(clockid_t, timespec*) { return 0; }
+
+void* page_of(const void* p) {
+  const auto page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  return reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(p) & ~(page - 1));
+}
+
+TEST(RelocationSeal, SealsEverySlotAndFindsNothingChanged) {
+  timespec ts{};
+  ASSERT_EQ(clock_gettime(CLOCK_MONOTONIC, &ts), 0);  // the program imports it
+  RelocationSeal seal;
+  ASSERT_EQ(seal.seal(), "");
+  EXPECT_GT(seal.slots(), 10u);
+  EXPECT_NE(seal.slot_of("clock_gettime"), nullptr);
+  EXPECT_EQ(seal.check(), "");
+  EXPECT_EQ(seal.check(), "");  // checking changes nothing
+}
+
+TEST(RelocationSeal, ARewrittenSlotIsNamedAndItsRestorationIsNot) {
+  RelocationSeal seal;
+  ASSERT_EQ(seal.seal(), "");
+  auto* slot = const_cast<uintptr_t*>(seal.slot_of("clock_gettime"));
+  ASSERT_NE(slot, nullptr);
+  const long page = sysconf(_SC_PAGESIZE);
+  ASSERT_EQ(mprotect(page_of(slot), static_cast<size_t>(page), PROT_READ | PROT_WRITE), 0);
+  const uintptr_t bound = *slot;
+  *slot = reinterpret_cast<uintptr_t>(&other_clock);
+  const std::string said = seal.check();
+  *slot = bound;
+  EXPECT_NE(said.find("relocation slot for clock_gettime was rewritten"), std::string::npos) << said;
+  EXPECT_NE(said.find("instead of clock_gettime in lib"), std::string::npos) << said;  // libc, or a sanitizer's
+  EXPECT_EQ(seal.check(), "");
+}
+
+TEST(RelocationSeal, AChangeToTheProgramsOwnCodeIsFound) {
+  RelocationSeal seal;
+  ASSERT_EQ(seal.seal(), "");
+  auto* code = reinterpret_cast<unsigned char*>(reinterpret_cast<uintptr_t>(&seal_test_victim));
+  const long page = sysconf(_SC_PAGESIZE);
+  ASSERT_EQ(mprotect(page_of(code), static_cast<size_t>(2 * page), PROT_READ | PROT_WRITE | PROT_EXEC), 0);
+  const unsigned char was = code[0];
+  code[0] = static_cast<unsigned char>(was ^ 0xFF);
+  const std::string said = seal.check();
+  code[0] = was;
+  EXPECT_NE(said.find("the runner's own code was changed"), std::string::npos) << said;
+  EXPECT_EQ(seal.check(), "");
+  EXPECT_EQ(seal_test_victim(2), 7);
+}
+
+}  // namespace
+}  // namespace arena::runner
