@@ -20,7 +20,7 @@ int other_clock(clockid_t, timespec*) { return 0; }
 
 void* page_of(const void* p) {
   const auto page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-  return reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(p) & ~(page - 1));
+  return reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(p) & ~(page - 1));  // NOLINT(performance-no-int-to-ptr)
 }
 
 TEST(RelocationSeal, SealsEverySlotAndFindsNothingChanged) {
@@ -53,7 +53,8 @@ TEST(RelocationSeal, ARewrittenSlotIsNamedAndItsRestorationIsNot) {
 TEST(RelocationSeal, AChangeToTheProgramsOwnCodeIsFound) {
   RelocationSeal seal;
   ASSERT_EQ(seal.seal(), "");
-  auto* code = reinterpret_cast<unsigned char*>(reinterpret_cast<uintptr_t>(&seal_test_victim));
+  auto* code = reinterpret_cast<unsigned char*>(  // NOLINT(performance-no-int-to-ptr): code as bytes
+      reinterpret_cast<uintptr_t>(&seal_test_victim));
   const long page = sysconf(_SC_PAGESIZE);
   ASSERT_EQ(mprotect(page_of(code), static_cast<size_t>(2 * page), PROT_READ | PROT_WRITE | PROT_EXEC), 0);
   const unsigned char was = code[0];
