@@ -22,7 +22,12 @@
 // every 2 MiB page the add probe's a, b and c span (a handful of L2 lines): the translations
 // warm, the data still cold. Is the window's extra over ncu at a few microseconds the TLB misses
 // the sweep leaves (ncu's --cache-control all flushes caches, not the TLBs)?
+// --cupti: CUPTI's activity records of the probe kernels as well (CONCURRENT_KERNEL: the kernel's
+// start and end as the device stamps them, the times Nsight Systems shows); the CSV gains
+// cupti_median_ns, the median of the probe's kernel durations, and window_less_cupti_median_ns,
+// the median of each window less its own kernel's duration. Not under ncu (one CUPTI user).
 #include <cuda_runtime.h>
+#include <cupti.h>
 
 #include <algorithm>
 #include <chrono>
@@ -73,6 +78,26 @@ struct Probe {
   bool side_copy = false;  // the inputs copied on another stream while the device is held
 };
 
+// The probe kernels' durations from CUPTI's activity records, in the order the device ran them.
+std::vector<double> g_cupti_ns;
+
+void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
+  *size = 1 << 20;
+  *buffer = static_cast<uint8_t*>(std::aligned_alloc(8, *size));
+  *max_records = 0;
+}
+
+void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t valid) {
+  CUpti_Activity* record = nullptr;
+  while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
+    if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) continue;
+    const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+    if (k->name != nullptr && std::strstr(k->name, "probe_") != nullptr)
+      g_cupti_ns.push_back(static_cast<double>(k->end - k->start));
+  }
+  std::free(buffer);
+}
+
 void check(cudaError_t e, const char* what) {
   if (e == cudaSuccess) return;
   std::fprintf(stderr, "event_window: %s: %s\n", what, cudaGetErrorString(e));
@@ -87,6 +112,7 @@ int main(int argc, char** argv) {
   bool sweep_first = false;
   bool side_copy = false;
   bool touch = false;
+  bool cupti = false;
   int reps = 200;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--no-hold") == 0) {
@@ -99,10 +125,12 @@ int main(int argc, char** argv) {
       side_copy = true;
     } else if (std::strcmp(argv[i], "--touch-pages") == 0) {
       touch = true;
+    } else if (std::strcmp(argv[i], "--cupti") == 0) {
+      cupti = true;
     } else if (std::strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
       reps = std::max(1, std::atoi(argv[++i]));
     } else {
-      std::fprintf(stderr, "usage: %s [--no-hold] [--sweep-first] [--side-copy] [--touch-pages] [--reps N] [--zeros]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--no-hold] [--sweep-first] [--side-copy] [--touch-pages] [--cupti] [--reps N] [--zeros]\n", argv[0]);
       return 2;
     }
   }
@@ -112,6 +140,13 @@ int main(int argc, char** argv) {
                                      {"add_9999991", 0, 9999991},    {"add_67108864", 0, 67108864}};
   constexpr long kSideCopyN = 1000003;
   if (side_copy) probes.push_back({"add_1000003_side_copy", 0, kSideCopyN, true});
+  if (cupti) {
+    if (cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed) != CUPTI_SUCCESS ||
+        cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) != CUPTI_SUCCESS) {
+      std::fprintf(stderr, "event_window: CUPTI's kernel activity could not be enabled\n");
+      return 1;
+    }
+  }
   arena::cuda::L2Flush l2;
   if (!l2.init(0)) check(cudaErrorMemoryAllocation, "the L2 flush buffer");
   cudaStream_t stream, side;
@@ -139,9 +174,13 @@ int main(int argc, char** argv) {
     fill_uniform<<<static_cast<unsigned>((most + 255) / 256), 256>>>(b, most, 2u);
     check(cudaDeviceSynchronize(), "drawing the inputs");
   }
-  std::printf("probe,median_ns,p10_ns,p90_ns\n");
+  std::printf(cupti ? "probe,median_ns,p10_ns,p90_ns,cupti_median_ns,window_less_cupti_median_ns\n" : "probe,median_ns,p10_ns,p90_ns\n");
   for (const Probe& p : probes) {
-    std::vector<double> ns;
+    std::vector<double> ns, less_cupti;  // less_cupti: each window less its kernel's CUPTI duration
+    if (cupti) {
+      cuptiActivityFlushAll(0);
+      g_cupti_ns.clear();
+    }
     for (int r = 0; r < reps; ++r) {
       // As the runner: the persisting state undone, the sweep in the hold after the release.
       const bool hold_sweeps = hold && !sweep_first;
@@ -187,10 +226,23 @@ int main(int argc, char** argv) {
       float ms = 0;
       check(cudaEventElapsedTime(&ms, start, stop), "the events");
       ns.push_back(static_cast<double>(ms) * 1e6);
+      if (cupti && p.blocks >= 0) {
+        const size_t had = g_cupti_ns.size();
+        cuptiActivityFlushAll(0);
+        if (g_cupti_ns.size() == had + 1) less_cupti.push_back(ns.back() - g_cupti_ns.back());
+      }
     }
     std::sort(ns.begin(), ns.end());
-    std::printf("%s,%.0f,%.0f,%.0f\n", p.name, ns[ns.size() / 2], ns[ns.size() / 10],
+    std::printf("%s,%.0f,%.0f,%.0f", p.name, ns[ns.size() / 2], ns[ns.size() / 10],
                 ns[ns.size() * 9 / 10]);
+    if (cupti) {
+      cuptiActivityFlushAll(0);
+      std::sort(g_cupti_ns.begin(), g_cupti_ns.end());
+      std::sort(less_cupti.begin(), less_cupti.end());
+      std::printf(",%.0f,%.0f", g_cupti_ns.empty() ? 0.0 : g_cupti_ns[g_cupti_ns.size() / 2],
+                  less_cupti.empty() ? 0.0 : less_cupti[less_cupti.size() / 2]);
+    }
+    std::printf("\n");
   }
   return 0;
 }
