@@ -130,8 +130,9 @@ TEST(TimerSeal, ARewrittenRelocationSlotIsFlaggedThoughItsClockTellsTheTruth) {
   EXPECT_EQ(timer_mismatch_message(honest.verdict), "") << honest.output;
 }
 
-// Patching the clock's code needs its page writable and executable: the seccomp profile answers
-// EACCES, the patch fails, and the plain loop is timed honestly. Without the sandbox the patch
+// Patching the clock's code needs memory that is writable and executable (a patched copy in an
+// anonymous executable mapping moved over the code, or the code's pages made writable): the
+// seccomp profile answers EACCES to both, the patch fails, and the plain loop is timed honestly. Without the sandbox the patch
 // lands, and the seal sees the changed code.
 TEST(TimerSeal, CodeCannotBePatchedUnderTheSandboxAndPatchedCodeIsSeenWithout) {
 #if !defined(__x86_64__)
