@@ -163,6 +163,7 @@ int main(int argc, char** argv) {
   }
   arena::cuda::L2Flush l2;
   if (!l2.init(0)) check(cudaErrorMemoryAllocation, "the L2 flush buffer");
+  bool told_events = false;
   if (cupti && (cuptiActivityEnableCudaEventDeviceTimestamps(1) != CUPTI_SUCCESS ||
                 cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CUDA_EVENT) != CUPTI_SUCCESS))
     std::fprintf(stderr, "event_window: the events' device timestamps are not recorded (lead and tail read 0)\n");
@@ -250,9 +251,14 @@ int main(int argc, char** argv) {
         cuptiActivityFlushAll(0);
         if (g_cupti_ns.size() == had + 1) less_cupti.push_back(ns.back() - g_cupti_ns.back());
         std::sort(g_events.begin(), g_events.end());
-        if (g_cupti_ns.size() == had + 1 && g_events.size() == 2) {
-          lead.push_back(static_cast<double>(g_kernel_start) - static_cast<double>(g_events[0].second));
-          tail.push_back(static_cast<double>(g_events[1].second) - static_cast<double>(g_kernel_end));
+        // The start event is the rep's first record, the stop event its last.
+        if (g_cupti_ns.size() == had + 1 && g_events.size() >= 2) {
+          lead.push_back(static_cast<double>(g_kernel_start) - static_cast<double>(g_events.front().second));
+          tail.push_back(static_cast<double>(g_events.back().second) - static_cast<double>(g_kernel_end));
+        } else if (!told_events) {
+          told_events = true;
+          std::fprintf(stderr, "event_window: %zu event records in a rep of %s (2 expected): no lead or tail\n",
+                       g_events.size(), p.name);
         }
       }
     }

@@ -16,7 +16,8 @@
   window   no `arena eval`: build/bench/event_window times probe kernels (empty ones, the
            vector_add starter's kernel at five sizes) exactly as the CUDA runner times a call,
            then runs them again under Nsight Compute; per probe the event window, ncu's
-           gpu__time_duration.sum and the difference: the window's fixed part.
+           gpu__time_duration.sum and the difference: the window's fixed part. With --cupti,
+           CUPTI's record of each probe kernel too (its start and end as the device stamps them).
   aa       the solution judged against itself (--baseline the same file) R times, each run with
            its own seed and its own runner processes: per shape every run's speedup (identical
            code: 1 is the truth), their mean and spread, against the uncertainty each verdict
@@ -289,8 +290,15 @@ def cmd_window(args):
     launching = sum(1 for r in rows if r["probe"] != "window_only")
     if len(durations) != 10 * launching:
         sys.exit("ncu profiled %d launches, expected %d" % (len(durations), 10 * launching))
+    # --cupti: CUPTI's kernel records in a third run (its tracing lengthens the windows a little:
+    # its own windows are the reference for its columns, not the plain run's).
+    traced = {}
+    if args.cupti:
+        for r in csv.DictReader(io.StringIO(table([probe, "--cupti"]))):
+            traced[r["probe"]] = r
     result = []
-    print("%-20s %12s %12s %12s %9s" % ("probe", "event window", "ncu", "difference", "relative"))
+    print("%-20s %12s %12s %12s %9s" % ("probe", "event window", "ncu", "difference", "relative") +
+          ("  %12s %14s %10s %10s" % ("cupti", "window-cupti", "lead", "tail") if args.cupti else ""))
     k = 0  # the launching probe's index among the launching ones
     for r in rows:
         window = float(r["median_ns"])
@@ -301,8 +309,17 @@ def cmd_window(args):
             k += 1
             row.update({"ncu_median_ns": kernel, "difference_ns": window - kernel,
                         "relative_difference": window / kernel - 1})
-            print("%-20s %12s %12s %12s %8.1f%%" % (r["probe"], fmt_ns(window), fmt_ns(kernel),
-                                                     fmt_ns(window - kernel), 100 * (window / kernel - 1)))
+            line = "%-20s %12s %12s %12s %8.1f%%" % (r["probe"], fmt_ns(window), fmt_ns(kernel),
+                                                     fmt_ns(window - kernel), 100 * (window / kernel - 1))
+            t = traced.get(r["probe"])
+            if t is not None:
+                row["cupti"] = {key: float(t[key]) for key in ("median_ns", "cupti_median_ns",
+                                "window_less_cupti_median_ns", "lead_median_ns", "tail_median_ns") if key in t}
+                c = row["cupti"]
+                line += "  %12s %14s %10s %10s" % (fmt_ns(c.get("cupti_median_ns", 0)),
+                                                   fmt_ns(c.get("window_less_cupti_median_ns", 0)),
+                                                   fmt_ns(c.get("lead_median_ns", 0)), fmt_ns(c.get("tail_median_ns", 0)))
+            print(line)
         else:
             print("%-20s %12s" % (r["probe"], fmt_ns(window)))
         result.append(row)
@@ -337,6 +354,10 @@ def main():
                          "solution's kernels) instead of a runner of its own")
     ap.add_argument("--max-time", type=float, help="passed to arena eval")
     ap.add_argument("--warm", action="store_true", help="passed to arena eval (caches not evicted)")
+    ap.add_argument("--cupti", action="store_true",
+                    help="window: also run the probes with CUPTI's kernel records (event_window --cupti): "
+                         "per probe the kernel's recorded duration, the window less it, and where it lies in "
+                         "the window (lead: start event to kernel start, tail: kernel end to stop event)")
     ap.add_argument("--arena", default=os.path.join(os.path.dirname(__file__), "..", "build", "arena"))
     ap.add_argument("--ncu", default="ncu")
     ap.add_argument("--json", help="also write the result as JSON here")
