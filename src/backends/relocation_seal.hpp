@@ -6,9 +6,12 @@
 // reports shorter (tests/redteam/cuda/impossible_speed.cu does so to cudaEventElapsedTime). The
 // runners are linked with -z now (every slot bound before main) and seal their slots at start,
 // before the solution is loaded: the slot's address, the value it was bound to, and the first
-// bytes of the code it points to, and a copy of its own code (its executable segments, ~60-80 KB).
-// check() after every call finds a slot that now holds another value, a function whose first
-// bytes changed (a hook patched into its code), or a change to the runner's own code (the seccomp
+// bytes of the code it points to, a copy of its own code (its executable segments, ~60-80 KB), and
+// a copy of the loader's and the C library's RELRO data (read-only after relocation, a few KB:
+// the C library's clock_gettime reaches the vDSO through a pointer there, which mprotect can
+// make writable without making anything executable). check() after every call finds a slot that
+// now holds another value, a function whose first bytes changed (a hook patched into its code), a
+// rewritten word of that data, or a change to the runner's own code (the seccomp
 // profile also denies making memory executable once it is installed, runner_sandbox.hpp; the CUDA
 // runner installs it after the solution's static constructors ran).
 //
@@ -53,6 +56,12 @@ class RelocationSeal {
     std::vector<unsigned char> copy;
   };
   std::vector<Code> own_code_;  // the runner's executable segments as loaded
+  struct Data {
+    std::string name;  // the library's file name
+    const unsigned char* at = nullptr;
+    std::vector<unsigned char> copy;
+  };
+  std::vector<Data> relro_;  // the loader's and the C library's RELRO segments as relocated
 };
 
 }  // namespace arena::runner

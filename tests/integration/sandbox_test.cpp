@@ -130,6 +130,19 @@ TEST(TimerSeal, ARewrittenRelocationSlotIsFlaggedThoughItsClockTellsTheTruth) {
   EXPECT_EQ(timer_mismatch_message(honest.verdict), "") << honest.output;
 }
 
+// The C library's clock reaches the vDSO through a pointer in the loader's read-only-after-
+// relocation data, which mprotect can make writable under the sandbox (no PROT_EXEC asked):
+// pointed at a function that tells the truth, only the seal's copy of that data sees it.
+TEST(TimerSeal, TheLoadersPointerToTheVdsoClockRewiredIsFlagged) {
+  auto r = eval(redteam("rewired_vdso_clock"), {"--shape", "n=100003", "--max-time", "0.2"});
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  ASSERT_TRUE(r.verdict.is_object()) << r.output;
+  EXPECT_TRUE(r.verdict["summary"]["failure_class"].is_null()) << r.output;
+  const std::string said = timer_mismatch_message(r.verdict);
+  EXPECT_NE(said.find("the read-only data of ld-"), std::string::npos) << r.output;
+  EXPECT_NE(said.find("(solution.so)"), std::string::npos) << said;  // where it points now
+}
+
 // Patching the clock's code needs memory that is writable and executable (a patched copy in an
 // anonymous executable mapping moved over the code, or the code's pages made writable): the
 // seccomp profile answers EACCES to both, the patch fails, and the plain loop is timed honestly. Without the sandbox the patch
