@@ -25,9 +25,7 @@
 // --cupti: CUPTI's activity records of the probe kernels as well (CONCURRENT_KERNEL: the kernel's
 // start and end as the device stamps them, the times Nsight Systems shows); the CSV gains
 // cupti_median_ns, the median of the probe's kernel durations, and window_less_cupti_median_ns,
-// the median of each window less its own kernel's duration, and with the events' device timestamps
-// (CUPTI_ACTIVITY_KIND_CUDA_EVENT) lead_median_ns (the start event to the kernel's start) and
-// tail_median_ns (the kernel's end to the stop event). Not under ncu (one CUPTI user).
+// the median of each window less its own kernel's duration. Not under ncu (one CUPTI user).
 #include <cuda_runtime.h>
 #include <cupti.h>
 
@@ -80,12 +78,8 @@ struct Probe {
   bool side_copy = false;  // the inputs copied on another stream while the device is held
 };
 
-// The probe kernels' durations from CUPTI's activity records, in the order the device ran them;
-// the last probe kernel's start and end, and the device timestamps of the events recorded since
-// the last flush, in the order they were recorded.
+// The probe kernels' durations from CUPTI's activity records, in the order the device ran them.
 std::vector<double> g_cupti_ns;
-uint64_t g_kernel_start = 0, g_kernel_end = 0;
-std::vector<std::pair<uint32_t, uint64_t>> g_events;  // (correlation id, device timestamp)
 
 void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
   *size = 1 << 20;
@@ -96,18 +90,10 @@ void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_recor
 void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t valid) {
   CUpti_Activity* record = nullptr;
   while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
-    if (record->kind == CUPTI_ACTIVITY_KIND_CUDA_EVENT) {
-      const auto* e = reinterpret_cast<const CUpti_ActivityCudaEvent2*>(record);
-      g_events.emplace_back(e->correlationId, e->deviceTimestamp);
-      continue;
-    }
     if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) continue;
     const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-    if (k->name != nullptr && std::strstr(k->name, "probe_") != nullptr) {
+    if (k->name != nullptr && std::strstr(k->name, "probe_") != nullptr)
       g_cupti_ns.push_back(static_cast<double>(k->end - k->start));
-      g_kernel_start = k->start;
-      g_kernel_end = k->end;
-    }
   }
   std::free(buffer);
 }
@@ -163,10 +149,6 @@ int main(int argc, char** argv) {
   }
   arena::cuda::L2Flush l2;
   if (!l2.init(0)) check(cudaErrorMemoryAllocation, "the L2 flush buffer");
-  bool told_events = false;
-  if (cupti && (cuptiActivityEnableCudaEventDeviceTimestamps(1) != CUPTI_SUCCESS ||
-                cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CUDA_EVENT) != CUPTI_SUCCESS))
-    std::fprintf(stderr, "event_window: the events' device timestamps are not recorded (lead and tail read 0)\n");
   cudaStream_t stream, side;
   check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream");
   check(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking), "stream");
@@ -192,10 +174,9 @@ int main(int argc, char** argv) {
     fill_uniform<<<static_cast<unsigned>((most + 255) / 256), 256>>>(b, most, 2u);
     check(cudaDeviceSynchronize(), "drawing the inputs");
   }
-  std::printf(cupti ? "probe,median_ns,p10_ns,p90_ns,cupti_median_ns,window_less_cupti_median_ns,lead_median_ns,tail_median_ns\n" : "probe,median_ns,p10_ns,p90_ns\n");
+  std::printf(cupti ? "probe,median_ns,p10_ns,p90_ns,cupti_median_ns,window_less_cupti_median_ns\n" : "probe,median_ns,p10_ns,p90_ns\n");
   for (const Probe& p : probes) {
     std::vector<double> ns, less_cupti;  // less_cupti: each window less its kernel's CUPTI duration
-    std::vector<double> lead, tail;  // the start event to the kernel's start; its end to the stop event
     if (cupti) {
       cuptiActivityFlushAll(0);
       g_cupti_ns.clear();
@@ -247,19 +228,8 @@ int main(int argc, char** argv) {
       ns.push_back(static_cast<double>(ms) * 1e6);
       if (cupti && p.blocks >= 0) {
         const size_t had = g_cupti_ns.size();
-        g_events.clear();
         cuptiActivityFlushAll(0);
         if (g_cupti_ns.size() == had + 1) less_cupti.push_back(ns.back() - g_cupti_ns.back());
-        std::sort(g_events.begin(), g_events.end());
-        // The start event is the rep's first record, the stop event its last.
-        if (g_cupti_ns.size() == had + 1 && g_events.size() >= 2) {
-          lead.push_back(static_cast<double>(g_kernel_start) - static_cast<double>(g_events.front().second));
-          tail.push_back(static_cast<double>(g_events.back().second) - static_cast<double>(g_kernel_end));
-        } else if (!told_events) {
-          told_events = true;
-          std::fprintf(stderr, "event_window: %zu event records in a rep of %s (2 expected): no lead or tail\n",
-                       g_events.size(), p.name);
-        }
       }
     }
     std::sort(ns.begin(), ns.end());
@@ -269,10 +239,8 @@ int main(int argc, char** argv) {
       cuptiActivityFlushAll(0);
       std::sort(g_cupti_ns.begin(), g_cupti_ns.end());
       std::sort(less_cupti.begin(), less_cupti.end());
-      std::sort(lead.begin(), lead.end());
-      std::sort(tail.begin(), tail.end());
-      auto median = [](const std::vector<double>& v) { return v.empty() ? 0.0 : v[v.size() / 2]; };
-      std::printf(",%.0f,%.0f,%.0f,%.0f", median(g_cupti_ns), median(less_cupti), median(lead), median(tail));
+      std::printf(",%.0f,%.0f", g_cupti_ns.empty() ? 0.0 : g_cupti_ns[g_cupti_ns.size() / 2],
+                  less_cupti.empty() ? 0.0 : less_cupti[less_cupti.size() / 2]);
     }
     std::printf("\n");
   }

@@ -298,7 +298,7 @@ def cmd_window(args):
             traced[r["probe"]] = r
     result = []
     print("%-20s %12s %12s %12s %9s" % ("probe", "event window", "ncu", "difference", "relative") +
-          ("  %12s %14s %10s %10s" % ("cupti", "window-cupti", "lead", "tail") if args.cupti else ""))
+          ("  %12s %14s" % ("cupti", "window-cupti") if args.cupti else ""))
     k = 0  # the launching probe's index among the launching ones
     for r in rows:
         window = float(r["median_ns"])
@@ -314,11 +314,10 @@ def cmd_window(args):
             t = traced.get(r["probe"])
             if t is not None:
                 row["cupti"] = {key: float(t[key]) for key in ("median_ns", "cupti_median_ns",
-                                "window_less_cupti_median_ns", "lead_median_ns", "tail_median_ns") if key in t}
+                                "window_less_cupti_median_ns") if key in t}
                 c = row["cupti"]
-                line += "  %12s %14s %10s %10s" % (fmt_ns(c.get("cupti_median_ns", 0)),
-                                                   fmt_ns(c.get("window_less_cupti_median_ns", 0)),
-                                                   fmt_ns(c.get("lead_median_ns", 0)), fmt_ns(c.get("tail_median_ns", 0)))
+                line += "  %12s %14s" % (fmt_ns(c.get("cupti_median_ns", 0)),
+                                         fmt_ns(c.get("window_less_cupti_median_ns", 0)))
             print(line)
         else:
             print("%-20s %12s" % (r["probe"], fmt_ns(window)))
@@ -356,8 +355,7 @@ def main():
     ap.add_argument("--warm", action="store_true", help="passed to arena eval (caches not evicted)")
     ap.add_argument("--cupti", action="store_true",
                     help="window: also run the probes with CUPTI's kernel records (event_window --cupti): "
-                         "per probe the kernel's recorded duration, the window less it, and where it lies in "
-                         "the window (lead: start event to kernel start, tail: kernel end to stop event)")
+                         "per probe the kernel's recorded duration and the window less it")
     ap.add_argument("--arena", default=os.path.join(os.path.dirname(__file__), "..", "build", "arena"))
     ap.add_argument("--ncu", default="ncu")
     ap.add_argument("--json", help="also write the result as JSON here")
