@@ -1,16 +1,21 @@
 #include "judge/verdict.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "judge/runner_offset.hpp"
 
 namespace arena {
 
+double Timing::runner_offset_part() const {
+  if (!baseline) return 0;
+  return runner_offset_uncertainty(runner_offset_sd_ns.value_or(0), candidate.median, baseline->median, runners,
+                                   baseline_runners);
+}
+
 std::optional<double> Timing::speedup_uncertainty() const {
   if (!speedup || !baseline) return std::nullopt;
-  const double offset = runner_offset_uncertainty(runner_offset_sd_ns.value_or(0), candidate.median,
-                                                  baseline->median, runners, baseline_runners);
-  return std::hypot(candidate.log_ci_half_width(), baseline->log_ci_half_width(), offset);
+  return std::hypot(candidate.log_ci_half_width(), baseline->log_ci_half_width(), runner_offset_part());
 }
 
 std::string_view failure_class_name(FailureClass c) {
@@ -72,17 +77,20 @@ std::optional<double> Verdict::geomean_speedup(const std::string& set) const {
 }
 
 std::optional<double> Verdict::geomean_speedup_uncertainty(const std::string& set) const {
-  double sum_sq = 0;
+  double independent_sq = 0;  // the medians' CIs: each shape's own samples
+  double offsets = 0;         // the runner offsets' parts: the same runners time every shape
   int n = 0;
   for (const auto& s : shapes) {
     if (s.set != set || !s.correct || !s.timing || !s.timing->speedup) continue;
     auto u = s.timing->speedup_uncertainty();
     if (!u) return std::nullopt;
-    sum_sq += *u * *u;
+    const double o = s.timing->runner_offset_part();
+    independent_sq += std::max(0.0, *u * *u - o * o);
+    offsets += o;
     ++n;
   }
   if (n == 0) return std::nullopt;
-  return std::sqrt(sum_sq) / n;
+  return std::hypot(std::sqrt(independent_sq) / n, offsets / n);
 }
 
 std::optional<Generalization> Verdict::generalization() const {

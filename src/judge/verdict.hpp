@@ -71,6 +71,10 @@ struct Timing {
   // [speedup * e^-u, speedup * e^u]. The two medians' log CI half-widths and the runner offset's
   // part combined in quadrature; for small u it reads as a relative half-width (0.01 = +-1 %).
   std::optional<double> speedup_uncertainty() const;
+  // Of it, the runner offset's part alone (0 without a measured row or a baseline). The same
+  // runner processes time every shape of an eval, so this part is not independent from shape
+  // to shape (Verdict::geomean_speedup_uncertainty).
+  double runner_offset_part() const;
   double gflops = 0;                        // from the task's flops expression
   double gbytes_per_s = 0;                  // from the task's bytes expression
   std::optional<double> roofline_fraction;  // needs a device peak table
@@ -200,8 +204,10 @@ struct Verdict {
   std::optional<bool> correct_on(const std::string& set) const;
   // Geometric mean of the counted speedups of a set; nullopt when none was measured.
   std::optional<double> geomean_speedup(const std::string& set) const;
-  // How uncertain that geomean is, on the same log scale: sqrt(sum of the shapes' squared
-  // uncertainties) / n (the geomean is the mean of the logs).
+  // How uncertain that geomean is, on the same log scale (the geomean is the mean of the logs):
+  // the shapes' median CIs are independent and combine as sqrt(sum of squares) / n; the runner
+  // offsets' parts are not (the same runner processes time every shape, and a process's offset
+  // moves all its medians alike), so they add up as they are, sum / n; the two in quadrature.
   std::optional<double> geomean_speedup_uncertainty(const std::string& set) const;
   // The first failure, in shape order; kCompileError when it did not compile; kSanitizer when
   // every shape passed but the sanitizer run did not.

@@ -84,6 +84,32 @@ TEST(EpisodeOutcome, AShortKernelsGainWithinTheRunnerOffsetIsNoGain) {
   EXPECT_EQ(unmeasured.outcome, "improved");
 }
 
+TEST(EpisodeOutcome, MoreShapesDoNotNarrowTheRunnerOffsetsPart) {
+  // The same runner processes time every shape: their offsets move all the medians alike, so
+  // eight shapes average the medians' CIs down but not the offsets' part. 6 us medians known to
+  // +-0.2 % each, 120 ns of runner offset: the offsets' part is the same on one shape and on
+  // eight, and 1.02x on eight shapes stays no gain.
+  auto with_offset = [](int shapes) {
+    Verdict v = verdict(1.02, 0.002, shapes);
+    for (auto& s : v.shapes)
+      if (s.timing) {
+        s.timing->candidate.median = 6000;
+        s.timing->baseline->median = 6120;
+        s.timing->runner_offset_sd_ns = 120;
+      }
+    return v;
+  };
+  const Verdict one = with_offset(1), eight = with_offset(8);
+  const double offset = one.shapes[0].timing->runner_offset_part();
+  EXPECT_NEAR(offset, 1.96 * std::hypot(120.0 / 6000, 120.0 / 6120), 1e-12);
+  const double ci = std::atanh(0.002) * std::sqrt(2.0);
+  EXPECT_NEAR(*one.geomean_speedup_uncertainty("visible"), std::hypot(ci, offset), 1e-9);
+  EXPECT_NEAR(*eight.geomean_speedup_uncertainty("visible"), std::hypot(ci / std::sqrt(8.0), offset), 1e-9);
+  EpisodeResult r;
+  add_final_verdict(r, eight);
+  EXPECT_EQ(r.outcome, "no_gain");
+}
+
 TEST(EpisodeOutcome, ALargeSpeedupMeasuredWithFewSamplesIsStillImproved) {
   // A slow baseline timed a few times on a busy host: its median's CI runs from 0.8x to 4.6x of
   // it (relative half-width 1.9). The candidate is 7.6x faster; even at the interval's low end
