@@ -39,35 +39,23 @@ int find_main_program(dl_phdr_info* info, size_t, void* data) {
   return 1;
 }
 
+// A path's last component.
+std::string file_name(const char* path) {
+  const char* slash = std::strrchr(path, '/');
+  return slash != nullptr ? slash + 1 : path;
+}
+
 // The libraries whose read-only-after-relocation data lies on the runners' clock path: the C
 // library's clock_gettime reaches the vDSO through a pointer in the loader's _rtld_global_ro,
 // and the C library's own relocated pointers lead into the loader.
-bool on_the_clock_path(const char* name) {
-  if (name == nullptr) return false;
-  const char* base = std::strrchr(name, '/');
-  base = base != nullptr ? base + 1 : name;
-  return std::strncmp(base, "ld-", 3) == 0 || std::strncmp(base, "libc.so", 7) == 0;
-}
-
-int find_relro(dl_phdr_info* info, size_t, void* data) {
-  if (!on_the_clock_path(info->dlpi_name)) return 0;
-  auto* out = static_cast<std::vector<std::pair<std::string, std::pair<const unsigned char*, size_t>>>*>(data);
-  std::string name = info->dlpi_name;
-  if (auto slash = name.rfind('/'); slash != std::string::npos) name.erase(0, slash + 1);
-  for (int i = 0; i < info->dlpi_phnum; ++i) {
-    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
-    if (ph.p_type == PT_GNU_RELRO && ph.p_memsz > 0)
-      out->push_back({name, {reinterpret_cast<const unsigned char*>(info->dlpi_addr + ph.p_vaddr),
-                             static_cast<size_t>(ph.p_memsz)}});
-  }
-  return 0;
+bool on_the_clock_path(const std::string& name) {
+  return name.starts_with("ld-") || name.starts_with("libc.so");
 }
 
 std::string where(uintptr_t address) {
   Dl_info info{};
   if (dladdr(reinterpret_cast<void*>(address), &info) != 0 && info.dli_fname != nullptr) {
-    std::string s = info.dli_fname;
-    if (auto slash = s.rfind('/'); slash != std::string::npos) s.erase(0, slash + 1);
+    std::string s = file_name(info.dli_fname);
     if (info.dli_sname != nullptr) s = std::string(info.dli_sname) + " in " + s;
     return s;
   }
@@ -115,10 +103,20 @@ std::string RelocationSeal::seal() {
   own_code_.clear();
   for (auto [at, bytes] : found.code) own_code_.push_back({at, std::vector<unsigned char>(at, at + bytes)});
   relro_.clear();
-  std::vector<std::pair<std::string, std::pair<const unsigned char*, size_t>>> relro;
-  dl_iterate_phdr(find_relro, &relro);
-  for (auto& [name, span] : relro)
-    relro_.push_back({std::move(name), span.first, std::vector<unsigned char>(span.first, span.first + span.second)});
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* data) {
+        if (info->dlpi_name == nullptr) return 0;
+        const std::string name = file_name(info->dlpi_name);
+        if (!on_the_clock_path(name)) return 0;
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+          if (ph.p_type != PT_GNU_RELRO || ph.p_memsz == 0) continue;
+          const auto* at = reinterpret_cast<const unsigned char*>(info->dlpi_addr + ph.p_vaddr);
+          static_cast<std::vector<Data>*>(data)->push_back({name, at, {at, at + ph.p_memsz}});
+        }
+        return 0;
+      },
+      &relro_);
   for (auto [table, bytes] : {std::pair{jmprel, jmprel_bytes}, std::pair{rela, rela_bytes}}) {
     for (size_t k = 0; table != nullptr && k < bytes / sizeof(ElfW(Rela)); ++k) {
       const auto type = ELF64_R_TYPE(table[k].r_info);
@@ -156,10 +154,9 @@ std::string RelocationSeal::check() const {
     if (std::memcmp(c.at, c.copy.data(), c.copy.size()) != 0)
       return "the runner's own code was changed inside the solution's process";
   for (const Data& d : relro_) {
-    if (std::memcmp(d.at, d.copy.data(), d.copy.size()) == 0) continue;
-    size_t k = 0;
-    while (k < d.copy.size() && d.at[k] == d.copy[k]) ++k;
-    const size_t word = k & ~(sizeof(uintptr_t) - 1);
+    const auto differs = std::mismatch(d.copy.begin(), d.copy.end(), d.at).first;
+    if (differs == d.copy.end()) continue;
+    const size_t word = static_cast<size_t>(differs - d.copy.begin()) & ~(sizeof(uintptr_t) - 1);
     uintptr_t was = 0, now = 0;
     if (word + sizeof(uintptr_t) <= d.copy.size()) {
       std::memcpy(&was, d.copy.data() + word, sizeof was);

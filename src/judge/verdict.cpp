@@ -1,6 +1,5 @@
 #include "judge/verdict.hpp"
 
-#include <algorithm>
 #include <cmath>
 
 #include "judge/runner_offset.hpp"
@@ -13,9 +12,14 @@ double Timing::runner_offset_part() const {
                                    baseline_runners);
 }
 
+double Timing::medians_part() const {
+  if (!baseline) return 0;
+  return std::hypot(candidate.log_ci_half_width(), baseline->log_ci_half_width());
+}
+
 std::optional<double> Timing::speedup_uncertainty() const {
   if (!speedup || !baseline) return std::nullopt;
-  return std::hypot(candidate.log_ci_half_width(), baseline->log_ci_half_width(), runner_offset_part());
+  return std::hypot(medians_part(), runner_offset_part());
 }
 
 std::string_view failure_class_name(FailureClass c) {
@@ -82,11 +86,10 @@ std::optional<double> Verdict::geomean_speedup_uncertainty(const std::string& se
   int n = 0;
   for (const auto& s : shapes) {
     if (s.set != set || !s.correct || !s.timing || !s.timing->speedup) continue;
-    auto u = s.timing->speedup_uncertainty();
-    if (!u) return std::nullopt;
-    const double o = s.timing->runner_offset_part();
-    independent_sq += std::max(0.0, *u * *u - o * o);
-    offsets += o;
+    if (!s.timing->speedup_uncertainty()) return std::nullopt;
+    const double m = s.timing->medians_part();
+    independent_sq += m * m;
+    offsets += s.timing->runner_offset_part();
     ++n;
   }
   if (n == 0) return std::nullopt;

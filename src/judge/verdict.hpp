@@ -71,9 +71,10 @@ struct Timing {
   // [speedup * e^-u, speedup * e^u]. The two medians' log CI half-widths and the runner offset's
   // part combined in quadrature; for small u it reads as a relative half-width (0.01 = +-1 %).
   std::optional<double> speedup_uncertainty() const;
-  // Of it, the runner offset's part alone (0 without a measured row or a baseline). The same
-  // runner processes time every shape of an eval, so this part is not independent from shape
-  // to shape (Verdict::geomean_speedup_uncertainty).
+  // Its two parts (0 without a baseline): the medians' CIs, and the runner offset's (0 without
+  // a measured row). The same runner processes time every shape of an eval, so the second is
+  // not independent from shape to shape (Verdict::geomean_speedup_uncertainty).
+  double medians_part() const;
   double runner_offset_part() const;
   double gflops = 0;                        // from the task's flops expression
   double gbytes_per_s = 0;                  // from the task's bytes expression
